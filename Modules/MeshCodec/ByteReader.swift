@@ -67,7 +67,7 @@ public struct ByteReader {
     /// A fixed-width NUL-padded UTF-8 field.
     public mutating func fixedString(_ width: Int, _ field: String) throws -> String {
         let raw = try bytes(width, field)
-        return FixedString.decode(raw)
+        return FixedString.decode(raw, width: width)
     }
 
     public mutating func restString() -> String { String(decoding: rest(), as: UTF8.self) }
@@ -123,9 +123,20 @@ public struct ByteWriter {
 
 /// NUL-padded fixed-width UTF-8 strings (`str[N]` in protocol.md).
 public enum FixedString {
-    public static func decode<C: Collection>(_ raw: C) -> String where C.Element == UInt8 {
-        let end = raw.firstIndex(of: 0) ?? raw.endIndex
-        return String(decoding: raw[raw.startIndex..<end], as: UTF8.self)
+    /// Reads up to the first NUL and at most `width - 1` bytes, as the firmware's `strzcpy`
+    /// does; invalid UTF-8 is dropped, so a decoded name always re-encodes into its field.
+    public static func decode<C: Collection>(_ raw: C, width: Int? = nil) -> String where C.Element == UInt8 {
+        let limit = width.map { max(0, $0 - 1) } ?? Int.max
+        var parser = Unicode.UTF8.ForwardParser()
+        var it = raw.prefix(while: { $0 != 0 }).prefix(limit).makeIterator()
+        var scalars = String.UnicodeScalarView()
+        while true {
+            switch parser.parseScalar(from: &it) {
+            case let .valid(encoded): scalars.append(Unicode.UTF8.decode(encoded))
+            case .error: continue
+            case .emptyInput: return String(scalars)
+            }
+        }
     }
 
     public static func encode(_ s: String, width: Int) -> [UInt8] {

@@ -35,7 +35,8 @@ extension Command {
         case .setDeviceTime: return .setDeviceTime(try r.u32("time"))
         case .sendSelfAdvert:
             return .sendSelfAdvert(flood: r.isAtEnd ? false : try r.u8("flood") == 1)
-        case .setAdvertName: return .setAdvertName(r.restString())
+        // The firmware keeps at most 31 bytes of the name.
+        case .setAdvertName: return .setAdvertName(FixedString.decode(r.rest(), width: 32))
         case .addUpdateContact:
             let total = r.bytes.count
             var contact = try Contact.readBase(&r)

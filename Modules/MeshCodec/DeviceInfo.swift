@@ -75,7 +75,9 @@ public struct DeviceInfo: Hashable, Sendable {
         }
         w.fixedString(manufacturer, width: Self.manufacturerWidth)
         w.fixedString(firmwareVersion ?? "", width: Self.versionWidth)
-        if protocolVersion >= 9 { w.u8((clientRepeat ?? false) ? 1 : 0) }
-        if protocolVersion >= 10 { w.u8(pathHashMode ?? 0) }
+        // Appended bytes are written only when known, so a short frame re-encodes as it came.
+        guard protocolVersion >= 9, let clientRepeat else { return }
+        w.u8(clientRepeat ? 1 : 0)
+        if protocolVersion >= 10, let pathHashMode { w.u8(pathHashMode) }
     }
 }

@@ -108,6 +108,6 @@ public struct SelfInfo: Hashable, Sendable {
         w.u8(telemetryModes.rawValue)
         w.u8(manualAddContacts)
         radio.write(&w)
-        w.append(FixedString.truncatedUTF8(name, maxBytes: 31))
+        w.string(name)
     }
 }

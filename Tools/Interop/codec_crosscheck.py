@@ -176,6 +176,9 @@ KNOWN_FLAWS: Dict[str, Flaw] = {
     "send_raw_data": Flaw(
         "§11 #16", "path byte is a byte count (as the firmware reads it), not the encoded path_len",
         match=lambda c: _only_diff_at(c.py, c.ours, {1})),
+    "send_channel_data": Flaw(
+        "§11 #4", "refuses payloads > 163 bytes (the 172-byte-frame limit); firmware 1.16+ accepts up to 165 (167)",
+        match=lambda c: _is_exc(c, ValueError) and isinstance(c.ours, bytes) and c.ours[:1] == b"\x3e"),
     # ---- commands, found while writing this script (not yet in protocol.md §11) ------
     "set_tuning": Flaw(
         "undocumented", "appends two extra 0x00 bytes after airtime_factor (11-byte frame; firmware ignores them)",
@@ -980,6 +983,8 @@ def build_selftest() -> dict:
     cm("set_path_hash_mode", "set_path_hash_mode", b"\x3d\x00\x01", [1])
     cm("send_channel_data.flood", "send_channel_data", b"\x3e\x02\xff" + P("<H", 0xFFFF) + b"\x01\x02\x03\x04",
        [2, 0xFFFF, {"$bytes": "01020304"}])
+    cm("send_channel_data.165_bytes", "send_channel_data", b"\x3e\x02\xff" + P("<H", 0x0100) + bytes(165),
+       [2, 0x0100, {"$bytes": bytes(165).hex()}])                                      # KNOWN §11 #4
     cm("send_raw_data", "send_raw_data", b"\x19\x00\x01\x02\x03\x04", [{"$bytes": "01020304"}])
     contact_dict = {"public_key": pk2.hex(), "type": 2, "flags": 3, "out_path_len": 2, "out_path_hash_mode": 1,
                     "out_path": "aa00bbcc", "adv_name": "Rpt", "last_advert": 1700000100,
