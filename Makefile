@@ -1,0 +1,54 @@
+# Meshport. `make run` runs the main job, `make test` runs every test.
+# Both install what they need first (apt packages, the Python venv for test peers).
+
+SHELL := /bin/bash
+SWIFT ?= swift
+PY := .venv/bin/python
+SECONDS ?= 60
+APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv
+
+.PHONY: all deps venv build run test test-swift test-interop fuzz bench clean
+
+all: build
+
+# Installs missing apt packages (as root, or through sudo when available).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing apt packages:$$missing"; \
+	    if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+venv: .venv/.stamp
+.venv/.stamp: Tools/requirements.txt | deps
+	python3 -m venv .venv
+	$(PY) -m pip install -q --disable-pip-version-check -r Tools/requirements.txt
+	touch $@
+
+build: deps
+	$(SWIFT) build
+
+# Until the CLI and simulator land: decode a recorded companion session and print it.
+run: deps
+	$(SWIFT) run -q MeshportCodecDemo Tools/CodecDemo/recorded-session.txt
+
+test: deps venv
+	Tools/test-all.sh $(SECONDS)
+
+test-swift: deps
+	$(SWIFT) test --parallel
+
+test-interop: deps venv
+	Tools/Interop/run-crosscheck.sh
+
+fuzz: deps
+	Tools/Fuzz/run.sh $(SECONDS)
+
+bench: deps venv
+	Tools/Benchmarks/run.sh
+
+clean:
+	rm -rf .build .build-* .venv bench-results.json

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs every Meshport test stage and ends with one line "N passed, M failed" that CI reads.
+# Usage: Tools/test-all.sh [FUZZ_SECONDS]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+fuzz_seconds="${1:-60}"
+passed=0
+failed=0
+log_dir="$(mktemp -d)"
+trap 'rm -rf "$log_dir"' EXIT
+
+stage() { printf '\n=== %s ===\n' "$1"; }
+count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+
+# 1. Build with no warnings in the project's own code.
+stage "build"
+if swift build --build-tests >"$log_dir/build.log" 2>&1; then
+    warnings=$(grep -E "^$(pwd)/(Modules|Plugins|Tools|Tests)/.*warning:" "$log_dir/build.log" | sort -u)
+    if [ -n "$warnings" ]; then
+        echo "$warnings"
+        echo "build: FAILED (warnings in project code)"
+        count 0 1
+    else
+        echo "build: ok"
+        count 1 0
+    fi
+else
+    tail -50 "$log_dir/build.log"
+    echo "build: FAILED"
+    count 0 1
+fi
+
+# 2. Swift tests (Swift Testing runs them in parallel).
+stage "swift test"
+swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
+total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
+bad=$(grep -Ec '^✘ Test .*(failed|errored)' "$log_dir/swift-test.log")
+if [ -z "$total" ]; then
+    echo "swift test: no summary line (crash or build failure)"
+    tail -30 "$log_dir/swift-test.log"
+    count 0 1
+else
+    count $((total - bad)) "$bad"
+fi
+
+# 3. Cross-check with the reference Python client.
+stage "interop: meshcore_py cross-check"
+Tools/Interop/run-crosscheck.sh 2>&1 | tee "$log_dir/interop.log" | grep -vE '^PASS' || true
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log_dir/interop.log" | tail -1)
+if [ -n "$line" ]; then
+    count "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
+else
+    echo "interop: no summary line"
+    count 0 1
+fi
+
+# 4. Fuzz the framer and decoders.
+stage "fuzz (${fuzz_seconds} s)"
+if Tools/Fuzz/run.sh "$fuzz_seconds"; then count 1 0; else count 0 1; fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
