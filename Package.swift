@@ -9,7 +9,7 @@ var targets: [Target] = [
     .target(name: "MeshCodec", path: "Modules/MeshCodec", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
     .executableTarget(
         name: "MeshportCodecDemo", dependencies: ["MeshCodec"],
-        path: "Tools/CodecDemo", swiftSettings: strict),
+        path: "Tools/CodecDemo", exclude: ["recorded-session.txt"], swiftSettings: strict),
     .executableTarget(
         name: "MeshportInteropExport", dependencies: ["MeshCodec"],
         path: "Tools/Interop/Export", swiftSettings: strict),

@@ -58,6 +58,11 @@ public struct ByteReader {
         return Array(bytes[offset..<offset + n])
     }
 
+    public mutating func skip(_ n: Int, _ field: String) throws {
+        try need(n, field)
+        offset += n
+    }
+
     /// Everything up to the end of the frame.
     public mutating func rest() -> [UInt8] {
         defer { offset = bytes.count }
@@ -127,8 +132,11 @@ public enum FixedString {
     /// does; invalid UTF-8 is dropped, so a decoded name always re-encodes into its field.
     public static func decode<C: Collection>(_ raw: C, width: Int? = nil) -> String where C.Element == UInt8 {
         let limit = width.map { max(0, $0 - 1) } ?? Int.max
+        let field = raw.prefix(while: { $0 != 0 }).prefix(limit)
+        // Fast path: plain ASCII, the common case for names.
+        if field.allSatisfy({ $0 < 0x80 }) { return String(decoding: field, as: UTF8.self) }
         var parser = Unicode.UTF8.ForwardParser()
-        var it = raw.prefix(while: { $0 != 0 }).prefix(limit).makeIterator()
+        var it = field.makeIterator()
         var scalars = String.UnicodeScalarView()
         while true {
             switch parser.parseScalar(from: &it) {

@@ -90,10 +90,11 @@ public struct Contact: Hashable, Sendable {
         let type = NodeType(rawValue: try r.u8("type"))
         let flags = ContactFlags(rawValue: try r.u8("flags"))
         let len = PathLength(raw: try r.u8("out_path_len"))
-        let field = try r.bytes(outPathWidth, "out_path")
         // Only the announced bytes carry meaning; the rest of the 64-byte field is padding.
         // A reserved length is kept as it came (the record stays usable), capped at the field.
-        let path = Path(length: len, bytes: Array(field.prefix(len.byteCount)))
+        let meaningful = min(len.byteCount, outPathWidth)
+        let path = Path(length: len, bytes: try r.bytes(meaningful, "out_path"))
+        try r.skip(outPathWidth - meaningful, "out_path")
         let name = try r.fixedString(nameWidth, "adv_name")
         let lastAdvert = try r.u32("last_advert")
         return Contact(publicKey: key, type: type, flags: flags, outPath: path, name: name, lastAdvert: lastAdvert)

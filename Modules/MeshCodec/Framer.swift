@@ -66,7 +66,6 @@ public struct FrameDecoder: Sendable {
         precondition(maxFrameLength > 0 && maxFrameLength <= Int(UInt16.max), "maxFrameLength must be 1...65535")
         self.direction = direction
         self.maxFrameLength = maxFrameLength
-        body.reserveCapacity(maxFrameLength)
     }
 
     /// True while a frame has started but not completed.
@@ -77,7 +76,44 @@ public struct FrameDecoder: Sendable {
 
     /// Feeds a chunk; `emit` is called for each complete frame or rejected header, in order.
     public mutating func feed<C: Collection>(_ chunk: C, _ emit: (FramingEvent) -> Void) where C.Element == UInt8 {
-        for byte in chunk { step(byte, emit) }
+        let done: Void? = chunk.withContiguousStorageIfAvailable { feed(buffer: $0, emit) }
+        if done == nil { Array(chunk).withUnsafeBufferPointer { feed(buffer: $0, emit) } }
+    }
+
+    private mutating func feed(buffer: UnsafeBufferPointer<UInt8>, _ emit: (FramingEvent) -> Void) {
+        var i = 0
+        let count = buffer.count
+        while i < count {
+            switch state {
+            case .idle:
+                // Bulk scan for the marker instead of stepping through the state machine.
+                let marker = direction.marker
+                var m = i
+                while m < count && buffer[m] != marker { m += 1 }
+                stats.skippedBytes += m - i
+                if m == count { return }
+                state = .lengthLow
+                i = m + 1
+            case let .body(remaining):
+                // Bulk copy as much of the body as this chunk holds.
+                let n = min(remaining, count - i)
+                body.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<i + n]))
+                i += n
+                if n == remaining { completeFrame(emit) } else { state = .body(remaining: remaining - n) }
+            case .lengthLow, .lengthHigh:
+                step(buffer[i], emit)
+                i += 1
+            }
+        }
+    }
+
+    private mutating func completeFrame(_ emit: (FramingEvent) -> Void) {
+        stats.frames += 1
+        // Hand the buffer over instead of copying it; the next frame reserves its own.
+        let frame = body
+        body = []
+        state = .idle
+        emit(.frame(frame))
     }
 
     /// Feeds a chunk and returns what it completed.
@@ -121,19 +157,12 @@ public struct FrameDecoder: Sendable {
                 step(low, emit)
                 step(byte, emit)
             } else {
+                body.reserveCapacity(length)
                 state = .body(remaining: length)
             }
         case let .body(remaining):
             body.append(byte)
-            if remaining == 1 {
-                stats.frames += 1
-                let frame = body
-                body.removeAll(keepingCapacity: true)
-                state = .idle
-                emit(.frame(frame))
-            } else {
-                state = .body(remaining: remaining - 1)
-            }
+            if remaining == 1 { completeFrame(emit) } else { state = .body(remaining: remaining - 1) }
         }
     }
 }

@@ -3,7 +3,11 @@
 
 Usage:
     .venv/bin/python Tools/Interop/codec_crosscheck.py <export.json>
-    .venv/bin/python Tools/Interop/codec_crosscheck.py --selftest [--dump-selftest out.json]
+    .venv/bin/python Tools/Interop/codec_crosscheck.py --selftest
+    .venv/bin/python Tools/Interop/codec_crosscheck.py --dump-selftest out.json   (example input)
+
+Output: one line per check ("PASS|FAIL|KNOWN <frame|command> <name>[: detail]"), then
+"N passed, M failed" (KNOWN counts as passed). Exit 0 if M == 0, 1 otherwise, 2 on bad input.
 
 The JSON file is produced by the Swift exporter (see EXPECTED_MAPPING.md in this
 directory for the exact shape and how to compute every expected value).
@@ -38,7 +42,7 @@ import re
 import struct
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable, Dict, List, Optional
 from unittest import mock
@@ -60,10 +64,10 @@ FLOAT_REL_TOL = 1e-9
 # --------------------------------------------------------------------------------------
 # Known flaws.
 #
-# Key: a check name, a meshcore_py command method name (commands), or a glob over
+# Key: a command check name or meshcore_py command method name (commands); a glob over
 # "<EventType>.<payload key path>" (frames; the path is dotted, e.g.
-# "CONTACTS.*.adv_name").  A frame disagreement is KNOWN only if *every* mismatching
-# key is covered by a key-level entry (or the whole check is covered by name).
+# "CONTACTS.*.adv_name"), or "frame:<check name>" to excuse a whole frame check.
+# A frame disagreement is KNOWN only if *every* mismatching key is covered.
 # "match" (optional) narrows the excuse to the documented difference; if it returns
 # False the disagreement is a real FAIL.
 #   commands: match(ctx) with ctx.ours / ctx.py (bytes, or list of bytes when the
@@ -209,6 +213,15 @@ KNOWN_FLAWS: Dict[str, Flaw] = {
     "send_cmd": Flaw(
         "undocumented", "uses txt_type 3 (CLI_CMD) when the destination is a CHAT node; firmware accepts only 0/1",
         match=lambda c: _only_diff_at(c.py, c.ours, {1}) and c.py[1] == 3),
+    "set_name": Flaw(
+        "undocumented", "sends the whole UTF-8 name; the firmware keeps 31 bytes (our encoder truncates at a char boundary)",
+        match=lambda c: isinstance(c.py, bytes) and isinstance(c.ours, bytes) and len(c.ours) <= 32
+        and len(c.py) > len(c.ours) and c.py.startswith(c.ours)),
+    "set_channel": Flaw(
+        "undocumented", "name cut at 32 bytes (no room for the NUL of str[32]); ours keeps <= 31 bytes + NUL",
+        match=lambda c: isinstance(c.py, bytes) and isinstance(c.ours, bytes) and len(c.py) == len(c.ours) == 50
+        and c.py[:2] == c.ours[:2] and c.py[34:] == c.ours[34:]
+        and c.py[2:34].startswith(c.ours[2:34].rstrip(b"\0")) and c.py[33] != 0),
     "set_flood_scope": Flaw(
         "undocumented", "None/'0'/'None'/'' send [1]=0 + 16 zero bytes instead of the 2-byte 'clear session scope' form",
         match=lambda c: c.ours == b"\x36\x00" and c.py == b"\x36\x00" + b"\x00" * 16),
@@ -410,8 +423,8 @@ class Result:
 
 
 def _frame_known(name: str, event: str, mismatches: List[tuple]) -> Optional[Flaw]:
-    if name in KNOWN_FLAWS:
-        return KNOWN_FLAWS[name]
+    if "frame:" + name in KNOWN_FLAWS:                 # whole-check excuse (none at present)
+        return KNOWN_FLAWS["frame:" + name]
     if not mismatches:
         return None
     used = None
@@ -419,7 +432,7 @@ def _frame_known(name: str, event: str, mismatches: List[tuple]) -> Optional[Fla
         hit = None
         dotted = f"{event}.{path}"
         for key, flaw in KNOWN_FLAWS.items():
-            if "." not in key:
+            if "." not in key or key.startswith("frame:"):
                 continue
             if fnmatch.fnmatchcase(dotted, key) or fnmatch.fnmatchcase(dotted.split("[", 1)[0], key):
                 if flaw.match is None or flaw.match(ev, av):
@@ -499,7 +512,8 @@ async def check_frame(entry: dict) -> Result:
 
     detail = "; ".join(problems + [f"{p or '<payload>'}: expected {_short(e)} got {_short(a)}"
                                    for p, e, a in mismatches])
-    flaw = None if problems and name not in KNOWN_FLAWS else _frame_known(name, want_event or "", mismatches)
+    flaw = None if problems and "frame:" + name not in KNOWN_FLAWS else \
+        _frame_known(name, want_event or "", mismatches)
     if flaw is not None:
         return Result("frame", name, "KNOWN", f"{flaw.label()}: {flaw.reason} [{detail}]")
     return Result("frame", name, "FAIL", detail)
@@ -636,7 +650,7 @@ class CmdCtx:
 def _cmd_known(name: str, call: str, ctx: CmdCtx) -> Optional[Flaw]:
     for key in (name, call):
         flaw = KNOWN_FLAWS.get(key)
-        if flaw is None or "." in key:
+        if flaw is None or key.startswith("frame:") or key.split(".", 1)[0].isupper():
             continue
         try:
             if flaw.match is None or flaw.match(ctx):
@@ -957,6 +971,9 @@ def build_selftest() -> dict:
     cm("set_tx_power.negative", "set_tx_power", b"\x0c\xf7", [-9])                       # KNOWN §10.1
     cm("has_connection", "has_connection", b"\x1c" + pk)                                 # KNOWN §10.1
     cm("factory_reset", "confirm_factory_reset", b"\x33reset")                           # KNOWN §10.1
+    cm("set_advert_name.long", "set_name", b"\x08" + b"N" * 31, ["N" * 40])                    # KNOWN
+    cm("set_channel.long_name", "set_channel", b"\x20\x02" + b"C" * 31 + b"\0" + public,
+       [2, "C" * 40, {"$bytes": public.hex()}])                                        # KNOWN
     cm("get_channel", "get_channel", b"\x1f\x03", [3])
     cm("set_channel.hashtag", "set_channel", b"\x20\x01" + b"#test".ljust(32, b"\0")
        + bytes.fromhex("9cd8fcf22a47333b591d96a2b848b73f"), [1, "#test"])
