@@ -7,6 +7,20 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 var targets: [Target] = [
     // libm: Double.rounded() links against it and a Foundation-free module does not pull it in.
     .target(name: "MeshCodec", path: "Modules/MeshCodec", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+    // The driver ABI: one C header shared by the host and every plugin.
+    .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI"),
+    .target(
+        name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI"],
+        path: "Modules/MeshTransport", swiftSettings: strict),
+    .target(
+        name: "MeshDriverKit", dependencies: ["MeshDriverABI", "MeshTransport"],
+        path: "Modules/MeshDriverKit", swiftSettings: strict),
+    .target(
+        name: "MeshportDriverTCP", dependencies: ["MeshDriverKit"],
+        path: "Plugins/TCP", swiftSettings: strict),
+    .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
+    .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
+    .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
     .executableTarget(
         name: "MeshportCodecDemo", dependencies: ["MeshCodec"],
         path: "Tools/CodecDemo", exclude: ["recorded-session.txt"], swiftSettings: strict),
@@ -19,6 +33,9 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshCodecTests", dependencies: ["MeshCodec"],
         path: "Tests/MeshCodecTests", swiftSettings: strict),
+    .testTarget(
+        name: "MeshTransportTests", dependencies: ["MeshTransport"],
+        path: "Tests/MeshTransportTests", swiftSettings: strict),
 ]
 
 // The libFuzzer target has no `main` of its own (libFuzzer supplies it), so it only
@@ -36,6 +53,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "MeshCodec", targets: ["MeshCodec"]),
+        // Transport drivers: each its own shared library, loaded at run time.
+        .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
+        // The example driver in C, and fixtures the loader must refuse; not built-in (other prefix).
+        .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
+        .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),
+        .library(name: "MeshportTestNoEntry", type: .dynamic, targets: ["MeshportTestNoEntry"]),
     ],
     targets: targets
 )

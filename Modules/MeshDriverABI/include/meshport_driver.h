@@ -1,0 +1,116 @@
+/*
+ * Meshport transport driver ABI.
+ *
+ * A driver is a shared library exporting one symbol, MESHPORT_DRIVER_ENTRY_SYMBOL, that returns
+ * a pointer to a static descriptor. Only C types cross this boundary, so a driver can be written
+ * in C, in Swift (through MeshDriverKit) or in any language with a C FFI, and built by another
+ * compiler version than the host.
+ *
+ * Versioning: the host refuses a driver whose abi_major differs from its own. A minor bump only
+ * appends fields at the end of the descriptor; a driver with a lower minor leaves them out and
+ * the host does not read past `descriptor_size`.
+ *
+ * Threading and re-entrancy:
+ *  - discover, open, send and close may be called from any thread. The host never calls send
+ *    concurrently for one handle, and never calls close concurrently with send for one handle.
+ *  - received and link_lost may be called on any driver thread, but never concurrently for one
+ *    handle, never after close has returned, and never from inside send or close.
+ *  - After link_lost, the driver calls neither callback again for that handle; the host still
+ *    calls close.
+ *  - close releases everything and waits for the driver's own threads to stop using the handle.
+ *    The host never calls it from inside a callback.
+ *  - Callbacks must not block for long: the host copies the bytes and returns.
+ *  - Strings passed in are UTF-8 and valid only for the call; strings returned in the descriptor
+ *    live as long as the library is loaded.
+ */
+#ifndef MESHPORT_DRIVER_H
+#define MESHPORT_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MESHPORT_DRIVER_ABI_MAJOR 1
+#define MESHPORT_DRIVER_ABI_MINOR 0
+#define MESHPORT_DRIVER_ENTRY_SYMBOL "meshport_driver_entry"
+
+/* How frames travel on the link. */
+typedef enum meshport_link_kind {
+    /* A byte stream: the host adds and strips the '<'/'>' + u16 length framing. */
+    MESHPORT_LINK_STREAM = 1,
+    /* One companion frame per write and per received packet (BLE). */
+    MESHPORT_LINK_PACKET = 2
+} meshport_link_kind;
+
+/* What went wrong; the message says the details and, where there is one, the fix. */
+typedef enum meshport_error_kind {
+    MESHPORT_OK = 0,
+    MESHPORT_ERR_LINK_LOST = 1,
+    MESHPORT_ERR_TIMEOUT = 2,
+    MESHPORT_ERR_REFUSED = 3,
+    MESHPORT_ERR_NOT_FOUND = 4,
+    MESHPORT_ERR_PERMISSION_DENIED = 5,
+    MESHPORT_ERR_BUSY = 6,
+    MESHPORT_ERR_INVALID_URL = 7,
+    MESHPORT_ERR_OTHER = 8
+} meshport_error_kind;
+
+/* Room for an error message written by the driver (NUL-terminated, truncated to fit). */
+typedef struct meshport_error {
+    meshport_error_kind kind;
+    char message[512];
+} meshport_error;
+
+/* Called by the driver for every chunk received (stream) or every frame (packet). */
+typedef void (*meshport_received_fn)(void *context, const uint8_t *bytes, size_t length);
+/* Called once when the link is lost (peer closed, device unplugged, I/O error). */
+typedef void (*meshport_link_lost_fn)(void *context, const meshport_error *error);
+/* Called by discover for each radio found. */
+typedef void (*meshport_found_fn)(void *context, const char *url, const char *label, const char *details);
+
+typedef struct meshport_callbacks {
+    void *context;
+    meshport_received_fn received;
+    meshport_link_lost_fn link_lost;
+} meshport_callbacks;
+
+typedef struct meshport_driver_descriptor {
+    uint16_t abi_major;
+    uint16_t abi_minor;
+    /* sizeof(meshport_driver_descriptor) as the driver was compiled. */
+    uint32_t descriptor_size;
+    const char *name;
+    const char *version;
+    /* URL schemes this driver opens, e.g. {"tcp"}. */
+    const char *const *schemes;
+    uint32_t scheme_count;
+    meshport_link_kind link_kind;
+    /* Largest companion frame the link carries (176 for current firmware). */
+    uint32_t max_frame_size;
+
+    /* Lists radios this driver can reach now; returns 0 or -1 with `error` filled. */
+    int (*discover)(meshport_found_fn found, void *context, meshport_error *error);
+    /* Opens `url`; returns a handle, or NULL with `error` filled. */
+    void *(*open)(const char *url, const meshport_callbacks *callbacks, meshport_error *error);
+    /* Writes all bytes (stream: already framed; packet: one frame); 0, or -1 with `error`. */
+    int (*send)(void *handle, const uint8_t *bytes, size_t length, meshport_error *error);
+    /* Closes the link and frees the handle. */
+    void (*close)(void *handle);
+} meshport_driver_descriptor;
+
+typedef const meshport_driver_descriptor *(*meshport_driver_entry_fn)(void);
+
+/* The one exported symbol of a driver. */
+const meshport_driver_descriptor *meshport_driver_entry(void);
+
+/* Copies `message` into `error` (host and driver helper; NULL-safe). */
+void meshport_error_set(meshport_error *error, meshport_error_kind kind, const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,64 @@
+import MeshDriverABI
+
+/// A radio a driver found.
+public struct DiscoveredRadio: Sendable {
+    public var url: String
+    public var label: String
+    public var details: String
+
+    public init(url: String, label: String, details: String = "") {
+        self.url = url
+        self.label = label
+        self.details = details
+    }
+}
+
+/// A driver-side failure; becomes the C `meshport_error` at the boundary.
+public struct DriverFailure: Error, Sendable, CustomStringConvertible {
+    public var kind: meshport_error_kind
+    public var message: String
+
+    public init(_ kind: meshport_error_kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    func write(to error: UnsafeMutablePointer<meshport_error>?) {
+        message.withCString { meshport_error_set(error, kind, $0) }
+    }
+}
+
+/// Where a link delivers what it receives. Calls must follow the ABI's rules: never
+/// concurrently, never after `close` returned, `linkLost` at most once.
+public struct LinkEvents: @unchecked Sendable {
+    let callbacks: meshport_callbacks
+
+    public func received(_ bytes: UnsafeBufferPointer<UInt8>) {
+        callbacks.received?(callbacks.context, bytes.baseAddress, bytes.count)
+    }
+
+    public func linkLost(_ failure: DriverFailure) {
+        var e = meshport_error()
+        failure.write(to: &e)
+        callbacks.link_lost?(callbacks.context, &e)
+    }
+}
+
+/// One open link.
+public protocol MeshLink: AnyObject {
+    func send(_ bytes: UnsafeBufferPointer<UInt8>) throws(DriverFailure)
+    func close()
+}
+
+/// What a driver author implements; `DriverExport.descriptor(for:)` turns it into the C descriptor.
+public protocol MeshDriver {
+    static var name: String { get }
+    static var version: String { get }
+    static var schemes: [String] { get }
+    static var linkKind: meshport_link_kind { get }
+    static var maxFrameSize: Int { get }
+    static func discover() throws(DriverFailure) -> [DiscoveredRadio]
+    static func open(url: String, events: LinkEvents) throws(DriverFailure) -> MeshLink
+}

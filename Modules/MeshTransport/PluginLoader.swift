@@ -1,0 +1,139 @@
+import Foundation
+import MeshDriverABI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds and loads transport drivers: first the built-in directory beside the executable,
+/// then each directory of `MESHPORT_PLUGIN_PATH` (colon-separated). A library is refused,
+/// with the file and the reason, when it is not a shared object, lacks the entry symbol,
+/// has another ABI major, is writable by group or others (file or directory), or claims a
+/// scheme an earlier driver already claimed.
+public struct PluginLoader: Sendable {
+    /// Built-in drivers are named `libMeshportDriver*.so`; plugin path directories may hold any `*.so`.
+    public static let builtInPrefix = "libMeshportDriver"
+
+    public private(set) var loaded: [LoadedDriver] = []
+    public private(set) var refused: [RefusedDriver] = []
+
+    public init() {}
+
+    /// Loads from the default search path.
+    public static func loadDefault(environment: [String: String] = ProcessInfo.processInfo.environment) -> PluginLoader {
+        var loader = PluginLoader()
+        loader.load(directories: searchPath(environment: environment))
+        return loader
+    }
+
+    /// The directories searched, in order.
+    public static func searchPath(environment: [String: String]) -> [(directory: String, builtIn: Bool)] {
+        var dirs: [(String, Bool)] = []
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        dirs.append((exe, true))
+        dirs.append((URL(fileURLWithPath: exe).appendingPathComponent("../lib/meshport/plugins").standardized.path, false))
+        for dir in (environment["MESHPORT_PLUGIN_PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
+            dirs.append((String(dir), false))
+        }
+        return dirs
+    }
+
+    public mutating func load(directories: [(directory: String, builtIn: Bool)]) {
+        for (dir, builtIn) in directories {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { continue }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: dir)
+            } catch {
+                refused.append(RefusedDriver(path: dir, reason: "cannot list plugin directory: \(error.localizedDescription)"))
+                continue
+            }
+            for name in names.sorted() where name.hasSuffix(".so") && (!builtIn || name.hasPrefix(Self.builtInPrefix)) {
+                load(path: (dir as NSString).appendingPathComponent(name))
+            }
+        }
+    }
+
+    public mutating func load(path: String) {
+        switch Self.open(path) {
+        case let .failure(reason):
+            refused.append(RefusedDriver(path: path, reason: reason))
+        case let .success(driver):
+            if let clash = driver.schemes.first(where: { s in loaded.contains { $0.schemes.contains(s) } }),
+               let owner = loaded.first(where: { $0.schemes.contains(clash) }) {
+                refused.append(RefusedDriver(path: path, reason: "scheme \"\(clash)\" is already claimed by \(owner.name) (\(owner.path))"))
+                return
+            }
+            loaded.append(driver)
+        }
+    }
+
+    public func driver(for scheme: String) -> LoadedDriver? {
+        loaded.first { $0.schemes.contains(scheme.lowercased()) }
+    }
+
+    private enum Outcome { case success(LoadedDriver), failure(String) }
+
+    private static func open(_ path: String) -> Outcome {
+        // Refuse before dlopen runs any of the library's code.
+        if let unsafe = writableByOthers(path) { return .failure(unsafe) }
+        if let notShared = notASharedObject(path) { return .failure(notShared) }
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            return .failure("dlopen failed: \(String(cString: dlerror()))")
+        }
+        guard let sym = dlsym(handle, MESHPORT_DRIVER_ENTRY_SYMBOL) else {
+            dlclose(handle)
+            return .failure("missing entry symbol \(MESHPORT_DRIVER_ENTRY_SYMBOL)")
+        }
+        let entry = unsafeBitCast(sym, to: meshport_driver_entry_fn.self)
+        guard let d = entry() else {
+            dlclose(handle)
+            return .failure("entry symbol returned no descriptor")
+        }
+        let desc = d.pointee
+        guard desc.abi_major == MESHPORT_DRIVER_ABI_MAJOR else {
+            dlclose(handle)
+            return .failure("driver ABI \(desc.abi_major).\(desc.abi_minor), host ABI \(MESHPORT_DRIVER_ABI_MAJOR).\(MESHPORT_DRIVER_ABI_MINOR): majors differ")
+        }
+        guard desc.open != nil, desc.send != nil, desc.close != nil, let namePtr = desc.name, desc.scheme_count > 0, let schemesPtr = desc.schemes else {
+            dlclose(handle)
+            return .failure("descriptor lacks name, schemes or open/send/close")
+        }
+        let kind: LinkKind
+        switch desc.link_kind {
+        case MESHPORT_LINK_STREAM: kind = .stream
+        case MESHPORT_LINK_PACKET: kind = .packet
+        default:
+            dlclose(handle)
+            return .failure("unknown link kind \(desc.link_kind.rawValue)")
+        }
+        let schemes = (0..<Int(desc.scheme_count)).compactMap { schemesPtr[$0].map { String(cString: $0).lowercased() } }
+        return .success(LoadedDriver(path: path, name: String(cString: namePtr), version: desc.version.map { String(cString: $0) } ?? "?",
+                                     schemes: schemes, linkKind: kind, maxFrameSize: Int(desc.max_frame_size), abiMinor: Int(desc.abi_minor),
+                                     descriptor: d))
+    }
+
+    private static func writableByOthers(_ path: String) -> String? {
+        for (what, p) in [("file", path), ("directory", (path as NSString).deletingLastPathComponent)] {
+            var st = stat()
+            guard stat(p, &st) == 0 else { return "cannot stat \(what) \(p): \(String(cString: strerror(errno)))" }
+            if st.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+                return "\(what) \(p) is writable by group or others (mode \(String(st.st_mode & 0o777, radix: 8))); run: chmod go-w \(p)"
+            }
+        }
+        return nil
+    }
+
+    /// nil when `path` starts with an ELF header of a shared object, else why not.
+    private static func notASharedObject(_ path: String) -> String? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "cannot open: \(String(cString: strerror(errno)))" }
+        defer { Glibc.close(fd) }
+        var head = [UInt8](repeating: 0, count: 18)
+        let n = read(fd, &head, head.count)
+        // ELF magic, then e_type at offset 16 (little endian): 3 = ET_DYN.
+        guard n == head.count, head[0..<4] == [0x7F, 0x45, 0x4C, 0x46] else { return "not a shared object (no ELF header)" }
+        guard head[16] == 3, head[17] == 0 else { return "not a shared object (ELF type \(head[16]))" }
+        return nil
+    }
+}

@@ -1,0 +1,193 @@
+import Dispatch
+import MeshCodec
+import MeshDriverABI
+import Synchronization
+
+/// A loaded driver's link wrapped as a `Transport`. Stream links go through MeshCodec's
+/// framer here, so no driver implements framing; packet links pass frames through.
+/// Blocking driver calls (open, send, close) run on one serial queue per link, which also
+/// serializes concurrent senders.
+public final class PluginTransport: Transport, @unchecked Sendable {
+    public let url: TransportURL
+    public let driver: LoadedDriver
+    public let frames: AsyncStream<[UInt8]>
+    public let states: AsyncStream<LinkState>
+
+    private let frameSink: AsyncStream<[UInt8]>.Continuation
+    private let stateSink: AsyncStream<LinkState>.Continuation
+    private let queue: DispatchQueue
+    private let state: Mutex<Inner>
+    /// Handed to the driver as the callbacks' context; released in close().
+    private var context: Unmanaged<CallbackBox>?
+
+    /// The driver's handle; only used under the lock or on the link's queue.
+    struct Handle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
+
+    struct Inner {
+        var handle: Handle?
+        var link = LinkState.closed
+        var decoder: FrameDecoder
+        var rejected = 0
+    }
+
+    public init(url: TransportURL, driver: LoadedDriver) {
+        self.url = url
+        self.driver = driver
+        (frames, frameSink) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .unbounded)
+        (states, stateSink) = AsyncStream.makeStream(of: LinkState.self, bufferingPolicy: .unbounded)
+        queue = DispatchQueue(label: "meshport.link.\(url.scheme)")
+        state = Mutex(Inner(decoder: FrameDecoder(direction: .fromRadio, maxFrameLength: max(1, driver.maxFrameSize))))
+    }
+
+    /// Frames rejected by the framer (oversize or zero-length headers) so far.
+    public var rejectedHeaders: Int { state.withLock { $0.rejected } }
+
+    public func open() async throws {
+        try await onQueue { [self] in
+            guard state.withLock({ $0.handle == nil }) else { return }
+            setState(.opening)
+            let box = CallbackBox(self)
+            let ctx = Unmanaged.passRetained(box)
+            var callbacks = meshport_callbacks(context: ctx.toOpaque(), received: pluginReceived, link_lost: pluginLinkLost)
+            var error = meshport_error()
+            let handle = url.text.withCString { driver.descriptor.pointee.open($0, &callbacks, &error) }
+            guard let handle else {
+                ctx.release()
+                let failure = TransportError(error, url: url.text)
+                setState(.lost(failure))
+                throw failure
+            }
+            context = ctx
+            let h = Handle(raw: handle)
+            state.withLock {
+                $0.handle = h
+                $0.decoder.reset()
+            }
+            setState(.open)
+        }
+    }
+
+    public func send(_ frame: [UInt8]) async throws {
+        let bytes = driver.linkKind == .stream ? try FrameEncoder.encode(frame, direction: .toRadio, maxFrameLength: driver.maxFrameSize) : frame
+        guard driver.linkKind == .stream || frame.count <= driver.maxFrameSize else {
+            throw TransportError.driver(url.text, reason: "frame of \(frame.count) bytes exceeds the link's maximum of \(driver.maxFrameSize)")
+        }
+        try await onQueue { [self] in
+            guard let handle = state.withLock({ $0.handle }) else {
+                throw state.withLock { inner -> TransportError in
+                    if case let .lost(e) = inner.link { return e }
+                    return .closed(url.text)
+                }
+            }
+            var error = meshport_error()
+            let rc = bytes.withUnsafeBufferPointer { driver.descriptor.pointee.send(handle.raw, $0.baseAddress, $0.count, &error) }
+            if rc != 0 { throw TransportError(error, url: url.text) }
+        }
+    }
+
+    public func close() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                closeOnQueue()
+                done.resume()
+            }
+        }
+    }
+
+    deinit {
+        frameSink.finish()
+        stateSink.finish()
+    }
+
+    private func closeOnQueue() {
+        let handle = state.withLock { inner -> Handle? in
+            defer { inner.handle = nil }
+            return inner.handle
+        }
+        if let handle { driver.descriptor.pointee.close(handle.raw) }
+        context?.release()
+        context = nil
+        if handle != nil || state.withLock({ if case .lost = $0.link { return false } else { return true } }) {
+            setState(.closed)
+        }
+        frameSink.finish()
+        stateSink.finish()
+    }
+
+    fileprivate func received(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if driver.linkKind == .packet {
+            frameSink.yield(Array(bytes))
+            return
+        }
+        let chunk = Array(bytes)
+        let complete = state.withLock { inner -> [[UInt8]] in
+            var complete: [[UInt8]] = []
+            inner.decoder.feed(chunk) { event in
+                switch event {
+                case let .frame(f): complete.append(f)
+                case .rejected: inner.rejected += 1
+                }
+            }
+            return complete
+        }
+        for f in complete { frameSink.yield(f) }
+    }
+
+    fileprivate func linkLost(_ error: TransportError) {
+        setState(.lost(error))
+        frameSink.finish()
+    }
+
+    private func setState(_ s: LinkState) {
+        state.withLock { $0.link = s }
+        stateSink.yield(s)
+    }
+
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { cont in
+            queue.async {
+                do { cont.resume(returning: try work()) } catch { cont.resume(throwing: error) }
+            }
+        }
+    }
+}
+
+/// Weak hop from the C context pointer back to the transport.
+private final class CallbackBox: @unchecked Sendable {
+    weak var transport: PluginTransport?
+    init(_ t: PluginTransport) { transport = t }
+}
+
+private func pluginReceived(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: Int) {
+    guard let context, let bytes else { return }
+    Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue().transport?.received(UnsafeBufferPointer(start: bytes, count: length))
+}
+
+private func pluginLinkLost(_ context: UnsafeMutableRawPointer?, _ error: UnsafePointer<meshport_error>?) {
+    guard let context else { return }
+    let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
+    guard let t = box.transport else { return }
+    t.linkLost(error.map { TransportError($0.pointee, url: t.url.text) } ?? .linkLost(t.url.text, reason: "driver reported no reason"))
+}
+
+extension TransportError {
+    /// Maps a driver's C error to the typed error.
+    init(_ e: meshport_error, url: String) {
+        let message = withUnsafeBytes(of: e.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        switch e.kind {
+        case MESHPORT_ERR_LINK_LOST: self = .linkLost(url, reason: message)
+        case MESHPORT_ERR_TIMEOUT: self = .timeout(url, operation: message, seconds: 0)
+        case MESHPORT_ERR_REFUSED: self = .refused(url, reason: message)
+        case MESHPORT_ERR_NOT_FOUND: self = .notFound(url, reason: message)
+        case MESHPORT_ERR_PERMISSION_DENIED:
+            // Drivers put the fix after " | ".
+            let parts = message.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            self = .permissionDenied(url, reason: parts[0], fix: parts.count > 1 ? parts[1] : "check the device's permissions")
+        case MESHPORT_ERR_BUSY: self = .busy(url, reason: message)
+        case MESHPORT_ERR_INVALID_URL: self = .invalidURL(url, part: url, reason: message)
+        default: self = .driver(url, reason: message.isEmpty ? "unknown driver error" : message)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// The state of a link, as a front end shows it.
+public enum LinkState: Hashable, Sendable {
+    case opening
+    case open
+    case lost(TransportError)
+    case closed
+}
+
+/// One link to one radio, carrying whole companion frames (code byte first, no header)
+/// whatever the link does underneath. Drivers reach the host through the C ABI; the host
+/// wraps each as a `Transport`.
+public protocol Transport: AnyObject, Sendable {
+    var url: TransportURL { get }
+    /// Frames received, in order. Finishes when the link is lost or closed.
+    var frames: AsyncStream<[UInt8]> { get }
+    /// Link state changes, starting with the current state.
+    var states: AsyncStream<LinkState> { get }
+    func open() async throws
+    /// Sends one frame. Concurrent callers are serialized.
+    func send(_ frame: [UInt8]) async throws
+    func close() async
+}

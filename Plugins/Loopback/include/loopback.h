@@ -1,0 +1,1 @@
+/* The C example driver uses only MeshDriverABI's header. */

@@ -1,0 +1,123 @@
+/*
+ * Example Meshport driver in plain C: `loopback://NAME` is a packet link that sends every
+ * frame straight back. It shows that drivers need nothing but the C header, and it passes
+ * the link-level part of the conformance suite.
+ *
+ * The ABI forbids callbacks from inside send(), so a worker thread delivers the echoes.
+ */
+#include "meshport_driver.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAME 176
+#define QUEUE_SLOTS 1024
+
+typedef struct frame { size_t length; uint8_t bytes[MAX_FRAME]; } frame;
+
+typedef struct link {
+    meshport_callbacks callbacks;
+    pthread_mutex_t lock;
+    pthread_cond_t ready;
+    pthread_t worker;
+    frame queue[QUEUE_SLOTS];
+    size_t head, count;
+    int closing;
+} link;
+
+static void *worker_main(void *arg) {
+    link *l = arg;
+    frame f;
+    for (;;) {
+        pthread_mutex_lock(&l->lock);
+        while (l->count == 0 && !l->closing) pthread_cond_wait(&l->ready, &l->lock);
+        if (l->closing) { pthread_mutex_unlock(&l->lock); return NULL; }
+        f = l->queue[l->head];
+        l->head = (l->head + 1) % QUEUE_SLOTS;
+        l->count--;
+        pthread_cond_broadcast(&l->ready);
+        pthread_mutex_unlock(&l->lock);
+        l->callbacks.received(l->callbacks.context, f.bytes, f.length);
+    }
+}
+
+static int loopback_discover(meshport_found_fn found, void *context, meshport_error *error) {
+    (void)error;
+    found(context, "loopback://example", "Loopback (echo)", "example driver written in C");
+    return 0;
+}
+
+static void *loopback_open(const char *url, const meshport_callbacks *callbacks, meshport_error *error) {
+    if (strncmp(url, "loopback://", 11) != 0) {
+        meshport_error_set(error, MESHPORT_ERR_INVALID_URL, "expected loopback://NAME");
+        return NULL;
+    }
+    if (strcmp(url + 11, "missing") == 0) {
+        meshport_error_set(error, MESHPORT_ERR_NOT_FOUND, "no loopback device named \"missing\"");
+        return NULL;
+    }
+    link *l = calloc(1, sizeof(link));
+    if (l == NULL) {
+        meshport_error_set(error, MESHPORT_ERR_OTHER, "out of memory");
+        return NULL;
+    }
+    l->callbacks = *callbacks;
+    pthread_mutex_init(&l->lock, NULL);
+    pthread_cond_init(&l->ready, NULL);
+    if (pthread_create(&l->worker, NULL, worker_main, l) != 0) {
+        meshport_error_set(error, MESHPORT_ERR_OTHER, "cannot start worker thread");
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static int loopback_send(void *handle, const uint8_t *bytes, size_t length, meshport_error *error) {
+    link *l = handle;
+    if (length == 0 || length > MAX_FRAME) {
+        meshport_error_set(error, MESHPORT_ERR_OTHER, "frame length outside 1-176");
+        return -1;
+    }
+    pthread_mutex_lock(&l->lock);
+    while (l->count == QUEUE_SLOTS && !l->closing) pthread_cond_wait(&l->ready, &l->lock);
+    size_t tail = (l->head + l->count) % QUEUE_SLOTS;
+    l->queue[tail].length = length;
+    memcpy(l->queue[tail].bytes, bytes, length);
+    l->count++;
+    pthread_cond_broadcast(&l->ready);
+    pthread_mutex_unlock(&l->lock);
+    return 0;
+}
+
+static void loopback_close(void *handle) {
+    link *l = handle;
+    pthread_mutex_lock(&l->lock);
+    l->closing = 1;
+    pthread_cond_broadcast(&l->ready);
+    pthread_mutex_unlock(&l->lock);
+    pthread_join(l->worker, NULL);
+    pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->ready);
+    free(l);
+}
+
+static const char *const schemes[] = {"loopback"};
+
+static const meshport_driver_descriptor descriptor = {
+    .abi_major = MESHPORT_DRIVER_ABI_MAJOR,
+    .abi_minor = MESHPORT_DRIVER_ABI_MINOR,
+    .descriptor_size = sizeof(meshport_driver_descriptor),
+    .name = "loopback",
+    .version = "1.0.0",
+    .schemes = schemes,
+    .scheme_count = 1,
+    .link_kind = MESHPORT_LINK_PACKET,
+    .max_frame_size = MAX_FRAME,
+    .discover = loopback_discover,
+    .open = loopback_open,
+    .send = loopback_send,
+    .close = loopback_close,
+};
+
+const meshport_driver_descriptor *meshport_driver_entry(void) { return &descriptor; }

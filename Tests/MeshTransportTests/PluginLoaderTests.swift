@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import MeshTransport
+
+/// The directory SwiftPM built the plugins into (the test runner lives there too).
+let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+func builtLibrary(_ product: String) -> String { "\(binDirectory)/lib\(product).so" }
+
+/// A fresh private directory holding copies of the given files (mode 0755 unless told).
+func pluginDirectory(_ files: [(source: String, name: String, mode: Int)]) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meshport-plugins-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    for f in files {
+        let dest = "\(dir)/\(f.name)"
+        try FileManager.default.copyItem(atPath: f.source, toPath: dest)
+        try FileManager.default.setAttributes([.posixPermissions: f.mode], ofItemAtPath: dest)
+    }
+    return dir
+}
+
+@Suite struct PluginLoaderTests {
+    @Test func loadsBuiltInDriversBesideTheExecutable() throws {
+        var loader = PluginLoader()
+        loader.load(directories: [(binDirectory, true)])
+        let tcp = try #require(loader.driver(for: "tcp"))
+        #expect(tcp.name == "tcp" && tcp.linkKind == .stream && tcp.maxFrameSize == 176)
+        // Only libMeshportDriver*.so count as built-in: fixtures and the example are not loaded.
+        #expect(loader.driver(for: "loopback") == nil)
+        #expect(!loader.refused.contains { $0.path.contains("BadABI") })
+    }
+
+    @Test func loadsTheCExampleFromThePluginPath() throws {
+        let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
+        let loader = PluginLoader.loadDefault(environment: ["MESHPORT_PLUGIN_PATH": "/nonexistent:\(dir)"])
+        let d = try #require(loader.driver(for: "loopback"))
+        #expect(d.linkKind == .packet && d.version == "1.0.0" && d.path == "\(dir)/libloopback.so")
+    }
+
+    @Test func refusals() throws {
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-elf-\(UUID().uuidString)").path
+        try Data("#!/bin/sh\necho not a library\n".utf8).write(to: URL(fileURLWithPath: text))
+        let dir = try pluginDirectory([
+            (builtLibrary("MeshportTestBadABI"), "a-bad-abi.so", 0o755),
+            (builtLibrary("MeshportTestNoEntry"), "b-no-entry.so", 0o755),
+            (text, "c-text.so", 0o755),
+            (builtLibrary("MeshportDriverTCP"), "d-tcp.so", 0o755),
+            (builtLibrary("MeshportDriverTCP"), "e-tcp-again.so", 0o755),
+            (builtLibrary("MeshportExampleLoopback"), "f-group-writable.so", 0o775),
+        ])
+        var loader = PluginLoader()
+        loader.load(directories: [(dir, false)])
+        let reasons = Dictionary(uniqueKeysWithValues: loader.refused.map { (URL(fileURLWithPath: $0.path).lastPathComponent, $0.reason) })
+        #expect(reasons["a-bad-abi.so"]?.contains("majors differ") == true, "\(reasons)")
+        #expect(reasons["b-no-entry.so"]?.contains("missing entry symbol meshport_driver_entry") == true)
+        #expect(reasons["c-text.so"]?.contains("not a shared object") == true)
+        #expect(reasons["e-tcp-again.so"]?.contains("scheme \"tcp\" is already claimed by tcp") == true)
+        #expect(reasons["f-group-writable.so"]?.contains("writable by group or others") == true)
+        #expect(reasons["f-group-writable.so"]?.contains("chmod go-w") == true)
+        #expect(loader.loaded.map(\.name) == ["tcp"])
+    }
+
+    @Test func refusesAWritableDirectory() throws {
+        let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
+        var loader = PluginLoader()
+        loader.load(directories: [(dir, false)])
+        #expect(loader.loaded.isEmpty)
+        #expect(loader.refused.first?.reason.contains("directory \(dir) is writable by group or others") == true)
+    }
+}

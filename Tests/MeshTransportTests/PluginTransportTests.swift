@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import MeshTransport
+
+private func transport(_ url: String, driver scheme: String, pluginPath: String? = nil) throws -> PluginTransport {
+    var loader = PluginLoader()
+    loader.load(directories: [(binDirectory, true)] + (pluginPath.map { [($0, false)] } ?? []))
+    let driver = try #require(loader.driver(for: scheme))
+    return PluginTransport(url: try TransportURL(url), driver: driver)
+}
+
+/// Reads `count` frames, failing instead of hanging if they do not come.
+private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5) async throws -> [[UInt8]] {
+    try await withThrowingTaskGroup(of: [[UInt8]].self) { group in
+        group.addTask {
+            var got: [[UInt8]] = []
+            for await f in t.frames {
+                got.append(f)
+                if got.count == n { break }
+            }
+            return got
+        }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw TransportError.timeout(t.url.text, operation: "\(n) frames", seconds: seconds)
+        }
+        let first = try await group.next()!
+        group.cancelAll()
+        return first
+    }
+}
+
+@Suite struct PluginTransportTests {
+    @Test func tcpRoundTripsFramesOfEverySize() async throws {
+        let server = try EchoServer()
+        defer { server.stop() }
+        let t = try transport("tcp://127.0.0.1:\(server.port)", driver: "tcp")
+        try await t.open()
+        let sent = (1...176).map { n in (0..<n).map { UInt8(($0 + n) & 0xFF) } }
+        for f in sent { try await t.send(f) }
+        #expect(try await next(176, from: t) == sent)
+        await t.close()
+    }
+
+    @Test func tcpRefusedAndLost() async throws {
+        let server = try EchoServer()
+        let port = server.port
+        let t = try transport("tcp://127.0.0.1:\(port)", driver: "tcp")
+        try await t.open()
+        server.dropClient()
+        var lost: TransportError?
+        for await s in t.states { if case let .lost(e) = s { lost = e; break } }
+        guard case .linkLost? = lost else { Issue.record("expected link lost, got \(String(describing: lost))"); return }
+        await t.close()
+        server.stop()
+        let refused = try transport("tcp://127.0.0.1:\(port)", driver: "tcp")
+        await #expect(throws: TransportError.self) { try await refused.open() }
+    }
+
+    @Test func loopbackPacketLink() async throws {
+        let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
+        let t = try transport("loopback://x", driver: "loopback", pluginPath: dir)
+        try await t.open()
+        try await t.send([1, 2, 3])
+        #expect(try await next(1, from: t) == [[1, 2, 3]])
+        await t.close()
+        let missing = try transport("loopback://missing", driver: "loopback", pluginPath: dir)
+        do {
+            try await missing.open()
+            Issue.record("opened a missing device")
+        } catch let TransportError.notFound(url, reason) {
+            #expect(url == "loopback://missing" && reason.contains("no loopback device"))
+        }
+    }
+}
