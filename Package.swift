@@ -18,6 +18,9 @@ var targets: [Target] = [
     .target(
         name: "MeshportDriverTCP", dependencies: ["MeshDriverKit"],
         path: "Plugins/TCP", swiftSettings: strict),
+    .target(
+        name: "MeshportDriverSerial", dependencies: ["MeshDriverKit"],
+        path: "Plugins/Serial", swiftSettings: strict),
     .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
     .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
     .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
@@ -55,6 +58,7 @@ let package = Package(
         .library(name: "MeshCodec", targets: ["MeshCodec"]),
         // Transport drivers: each its own shared library, loaded at run time.
         .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
+        .library(name: "MeshportDriverSerial", type: .dynamic, targets: ["MeshportDriverSerial"]),
         // The example driver in C, and fixtures the loader must refuse; not built-in (other prefix).
         .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
         .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),

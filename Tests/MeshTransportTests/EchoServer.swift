@@ -61,26 +61,55 @@ final class EchoServer: @unchecked Sendable {
             client = c
             lock.unlock()
             if old >= 0 { shutdown(old, Int32(SHUT_RDWR)) }
-            Thread { [self] in serve(c) }.start()
+            Thread { echoFrames(c) }.start()
         }
+    }
+}
+
+/// Answers every `<` frame read from `fd` with the same frame under `>`, until EOF.
+func echoFrames(_ fd: Int32) {
+    var decoder = FrameDecoder(direction: .toRadio)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = read(fd, &buffer, buffer.count)
+        if n <= 0 { return }
+        var replies: [UInt8] = []
+        decoder.feed(buffer[0..<n]) { event in
+            if case let .frame(f) = event, let framed = try? FrameEncoder.encode(f, direction: .fromRadio) { replies += framed }
+        }
+        var off = 0
+        while off < replies.count {
+            let w = replies[off...].withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+            if w <= 0 { return }
+            off += w
+        }
+    }
+}
+
+/// A pseudo-terminal pair whose master side echoes frames: the serial driver opens the slave.
+final class PtyEcho: @unchecked Sendable {
+    let master: Int32
+    let slavePath: String
+
+    init() throws {
+        // /dev/ptmx directly: unlock the slave and ask its number (what unlockpt/ptsname do).
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        // TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned): not exported to Swift.
+        let setLock: UInt = 0x4004_5431, getNumber: UInt = 0x8004_5430
+        guard master >= 0, ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
+            throw POSIXError(.ENODEV)
+        }
+        slavePath = "/dev/pts/\(number)"
+        // Raw master side so the tty layer does not translate bytes.
+        var t = termios()
+        tcgetattr(master, &t)
+        cfmakeraw(&t)
+        tcsetattr(master, TCSANOW, &t)
+        let fd = master
+        Thread { echoFrames(fd) }.start()
     }
 
-    private func serve(_ fd: Int32) {
-        var decoder = FrameDecoder(direction: .toRadio)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n <= 0 { return }
-            var replies: [UInt8] = []
-            decoder.feed(buffer[0..<n]) { event in
-                if case let .frame(f) = event, let framed = try? FrameEncoder.encode(f, direction: .fromRadio) { replies += framed }
-            }
-            var off = 0
-            while off < replies.count {
-                let w = replies[off...].withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
-                if w <= 0 { return }
-                off += w
-            }
-        }
-    }
+    func close() { Glibc.close(master) }
 }

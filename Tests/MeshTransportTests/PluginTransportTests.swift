@@ -73,3 +73,39 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
         }
     }
 }
+
+@Suite struct SerialTransportTests {
+    @Test func ptyRoundTripAndExclusiveOpen() async throws {
+        let pty = try PtyEcho()
+        defer { pty.close() }
+        let t = try transport("serial://\(pty.slavePath)?baud=115200", driver: "serial")
+        try await t.open()
+        let sent = (1...176).map { n in [UInt8](repeating: UInt8(n & 0xFF), count: n) }
+        for f in sent { try await t.send(f) }
+        #expect(try await next(176, from: t) == sent)
+        // A second opener is refused while we hold the port.
+        let second = try transport("serial://\(pty.slavePath)", driver: "serial")
+        do {
+            try await second.open()
+            Issue.record("second open succeeded")
+        } catch let TransportError.busy(_, reason) {
+            #expect(reason.contains("locked by another program"))
+        }
+        await t.close()
+    }
+
+    @Test func missingDeviceSaysWhatToDo() async throws {
+        let t = try transport("serial:///dev/ttyMESHPORT-none", driver: "serial")
+        do {
+            try await t.open()
+            Issue.record("opened a missing device")
+        } catch let TransportError.notFound(_, reason) {
+            #expect(reason.contains("is the radio plugged in"))
+        }
+    }
+
+    @Test func badBaudIsAnInvalidURL() async throws {
+        let t = try transport("serial:///dev/null?baud=123", driver: "serial")
+        await #expect(throws: TransportError.self) { try await t.open() }
+    }
+}

@@ -1,0 +1,75 @@
+import MeshDriverKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lists serial ports a radio may sit behind: /dev/serial/by-id links (stable names),
+/// then /dev/ttyUSB* and /dev/ttyACM*, with VID:PID, maker and product read from sysfs.
+enum SerialDiscovery {
+    static func radios() -> [DiscoveredRadio] {
+        var seen = Set<String>()
+        var out: [DiscoveredRadio] = []
+        for link in entries("/dev/serial/by-id") {
+            let full = "/dev/serial/by-id/\(link)"
+            guard let target = realPath(full) else { continue }
+            seen.insert(target)
+            out.append(radio(device: target, url: "serial://\(full)", label: link))
+        }
+        for name in entries("/dev") where name.hasPrefix("ttyUSB") || name.hasPrefix("ttyACM") {
+            let device = "/dev/\(name)"
+            if seen.contains(device) { continue }
+            out.append(radio(device: device, url: "serial://\(device)", label: name))
+        }
+        return out
+    }
+
+    private static func radio(device: String, url: String, label: String) -> DiscoveredRadio {
+        let name = String(device.split(separator: "/").last ?? "")
+        var details: [String] = [device]
+        if let usb = usbDirectory(forTTY: name) {
+            let vid = read("\(usb)/idVendor"), pid = read("\(usb)/idProduct")
+            if let vid, let pid { details.append("\(vid):\(pid)") }
+            if let m = read("\(usb)/manufacturer") { details.append(m) }
+            if let p = read("\(usb)/product") { details.append(p) }
+            if let s = read("\(usb)/serial") { details.append("serial \(s)") }
+        }
+        return DiscoveredRadio(url: url, label: label, details: details.joined(separator: ", "))
+    }
+
+    /// Walks up from the tty's sysfs device to the USB device that has idVendor.
+    private static func usbDirectory(forTTY name: String) -> String? {
+        guard var dir = realPath("/sys/class/tty/\(name)/device") else { return nil }
+        for _ in 0..<4 {
+            if access("\(dir)/idVendor", R_OK) == 0 { return dir }
+            guard let slash = dir.lastIndex(of: "/"), slash != dir.startIndex else { return nil }
+            dir = String(dir[..<slash])
+        }
+        return nil
+    }
+
+    private static func entries(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let f = fopen(path, "r") else { return nil }
+        defer { fclose(f) }
+        var buf = [CChar](repeating: 0, count: 256)
+        guard fgets(&buf, Int32(buf.count), f) != nil else { return nil }
+        let s = String(decoding: buf.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return s.hasSuffix("\n") ? String(s.dropLast()) : s
+    }
+}

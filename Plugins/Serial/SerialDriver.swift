@@ -1,0 +1,119 @@
+import MeshDriverABI
+import MeshDriverKit
+import MeshTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serial:///dev/ttyACM0[?baud=115200&dtr=on|off&rts=on|off]` through the kernel's tty:
+/// raw 8N1, no flow control, exclusive open. DTR and RTS are left as the kernel set them
+/// unless asked (many ESP32 boards reset when they toggle), and HUPCL is cleared so closing
+/// does not drop DTR either.
+enum SerialDriver: MeshDriver {
+    static let name = "serial"
+    static let version = "1.0.0"
+    static let schemes = ["serial"]
+    static let linkKind = MESHPORT_LINK_STREAM
+    static let maxFrameSize = 176
+
+    static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
+        SerialDiscovery.radios()
+    }
+
+    static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
+        let url: TransportURL
+        do {
+            url = try TransportURL(text)
+            try url.validate()
+        } catch {
+            throw DriverFailure(MESHPORT_ERR_INVALID_URL, "\(error)")
+        }
+        let baudValue = Int(url.parameter("baud") ?? "115200") ?? 115_200
+        guard let speed = baudConstant(baudValue) else {
+            throw DriverFailure(MESHPORT_ERR_INVALID_URL, "baud \(baudValue) is not a standard rate (e.g. 9600, 57600, 115200, 230400, 460800, 921600)")
+        }
+        let path = url.path
+        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw openFailure(errno, path) }
+        do throws(DriverFailure) {
+            try exclusive(fd, path)
+            try configure(fd, path: path, speed: speed)
+            try setLine(fd, TIOCM_DTR, url.parameter("dtr"), path)
+            try setLine(fd, TIOCM_RTS, url.parameter("rts"), path)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        return try FDLink(fd: fd, events: events, describe: path)
+    }
+
+    private static func openFailure(_ err: Int32, _ path: String) -> DriverFailure {
+        let text = String(cString: strerror(err))
+        switch err {
+        case ENOENT, ENXIO, ENODEV:
+            return DriverFailure(MESHPORT_ERR_NOT_FOUND, "\(path): \(text); is the radio plugged in? `meshport scan` lists serial ports")
+        case EACCES, EPERM:
+            return DriverFailure(MESHPORT_ERR_PERMISSION_DENIED, "\(path): \(text) | add yourself to the group that owns it (usually dialout): sudo usermod -aG dialout $USER, then log in again")
+        case EBUSY:
+            return DriverFailure(MESHPORT_ERR_BUSY, "\(path) is in use by another program (close other serial consoles or clients)")
+        default:
+            return DriverFailure(MESHPORT_ERR_OTHER, "cannot open \(path): \(text)")
+        }
+    }
+
+    private static func exclusive(_ fd: Int32, _ path: String) throws(DriverFailure) {
+        // Advisory lock first: cooperating programs (and a second Meshport) see it.
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            throw DriverFailure(MESHPORT_ERR_BUSY, "\(path) is locked by another program (flock); close it first")
+        }
+        // TIOCEXCL: any further open of the tty fails with EBUSY until we close.
+        if ioctl(fd, UInt(TIOCEXCL)) != 0 {
+            throw DriverFailure(MESHPORT_ERR_OTHER, "TIOCEXCL on \(path) failed: \(errnoText())")
+        }
+    }
+
+    private static func configure(_ fd: Int32, path: String, speed: speed_t) throws(DriverFailure) {
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else {
+            throw DriverFailure(MESHPORT_ERR_OTHER, "\(path) is not a terminal device: \(errnoText())")
+        }
+        cfmakeraw(&t)
+        t.c_cflag |= tcflag_t(CLOCAL) | tcflag_t(CREAD) | tcflag_t(CS8)
+        t.c_cflag &= ~(tcflag_t(PARENB) | tcflag_t(CSTOPB) | tcflag_t(CRTSCTS) | tcflag_t(HUPCL))
+        t.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(IXOFF) | tcflag_t(IXANY))
+        // Reads never block (the descriptor is non-blocking); poll waits for data.
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        cfsetispeed(&t, speed)
+        cfsetospeed(&t, speed)
+        guard tcsetattr(fd, TCSANOW, &t) == 0 else {
+            throw DriverFailure(MESHPORT_ERR_OTHER, "cannot configure \(path) (raw 8N1): \(errnoText())")
+        }
+    }
+
+    /// Sets DTR or RTS only when the URL asks.
+    private static func setLine(_ fd: Int32, _ bit: Int32, _ value: String?, _ path: String) throws(DriverFailure) {
+        guard let value else { return }
+        var bits = bit
+        let request = (value == "on" || value == "1") ? TIOCMBIS : TIOCMBIC
+        // A pty has no modem lines; that is not an error worth failing the open for.
+        if ioctl(fd, UInt(request), &bits) != 0 && errno != ENOTTY && errno != EINVAL {
+            throw DriverFailure(MESHPORT_ERR_OTHER, "cannot set modem line on \(path): \(errnoText())")
+        }
+    }
+
+    private static func baudConstant(_ baud: Int) -> speed_t? {
+        let table: [Int: Int32] = [
+            1200: B1200, 2400: B2400, 4800: B4800, 9600: B9600, 19200: B19200, 38400: B38400,
+            57600: B57600, 115_200: B115200, 230_400: B230400, 460_800: B460800, 921_600: B921600,
+        ]
+        return table[baud].map { speed_t($0) }
+    }
+}
+
+@_cdecl("meshport_driver_entry")
+public func meshportDriverEntry() -> UnsafePointer<meshport_driver_descriptor> {
+    DriverExport.descriptor(for: SerialDriver.self)
+}
