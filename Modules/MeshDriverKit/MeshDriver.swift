@@ -1,4 +1,5 @@
 import MeshDriverABI
+import MeshTransport
 
 /// A radio a driver found.
 public struct DiscoveredRadio: Sendable {
@@ -61,4 +62,17 @@ public protocol MeshDriver {
     static var maxFrameSize: Int { get }
     static func discover() throws(DriverFailure) -> [DiscoveredRadio]
     static func open(url: String, events: LinkEvents) throws(DriverFailure) -> MeshLink
+}
+
+extension TransportURL {
+    /// Parses and validates a URL handed to a driver's `open`; failures become INVALID_URL.
+    public static func forDriver(_ text: String) throws(DriverFailure) -> TransportURL {
+        do {
+            let url = try TransportURL(text)
+            try url.validate()
+            return url
+        } catch {
+            throw DriverFailure(MESHPORT_ERR_INVALID_URL, "\(error)")
+        }
+    }
 }

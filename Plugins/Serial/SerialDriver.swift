@@ -21,13 +21,7 @@ enum SerialDriver: MeshDriver {
     }
 
     static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
-        let url: TransportURL
-        do {
-            url = try TransportURL(text)
-            try url.validate()
-        } catch {
-            throw DriverFailure(MESHPORT_ERR_INVALID_URL, "\(error)")
-        }
+        let url = try TransportURL.forDriver(text)
         let baudValue = Int(url.parameter("baud") ?? "115200") ?? 115_200
         guard let speed = baudConstant(baudValue) else {
             throw DriverFailure(MESHPORT_ERR_INVALID_URL, "baud \(baudValue) is not a standard rate (e.g. 9600, 57600, 115200, 230400, 460800, 921600)")

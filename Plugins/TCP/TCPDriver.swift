@@ -20,13 +20,7 @@ enum TCPDriver: MeshDriver {
     static func discover() throws(DriverFailure) -> [DiscoveredRadio] { [] }   // no discovery protocol on TCP
 
     static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
-        let url: TransportURL
-        do {
-            url = try TransportURL(text)
-            try url.validate()
-        } catch {
-            throw DriverFailure(MESHPORT_ERR_INVALID_URL, "\(error)")
-        }
+        let url = try TransportURL.forDriver(text)
         let timeoutMs = Int32((Double(url.parameter("timeout") ?? "5") ?? 5) * 1000)
         let fd = try connect(host: url.host, port: url.port ?? defaultPort, timeoutMs: timeoutMs)
         configure(fd)
