@@ -13,6 +13,9 @@ var targets: [Target] = [
         name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI"],
         path: "Modules/MeshTransport", swiftSettings: strict),
     .target(
+        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport"],
+        path: "Modules/MeshConformance", swiftSettings: strict),
+    .target(
         name: "MeshDriverKit", dependencies: ["MeshDriverABI", "MeshTransport"],
         path: "Modules/MeshDriverKit", swiftSettings: strict),
     .target(
@@ -37,7 +40,7 @@ var targets: [Target] = [
         name: "MeshCodecTests", dependencies: ["MeshCodec"],
         path: "Tests/MeshCodecTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshTransportTests", dependencies: ["MeshTransport"],
+        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
 ]
 

@@ -73,12 +73,15 @@ public final class PluginTransport: Transport, @unchecked Sendable {
             throw TransportError.driver(url.text, reason: "frame of \(frame.count) bytes exceeds the link's maximum of \(driver.maxFrameSize)")
         }
         try await onQueue { [self] in
-            guard let handle = state.withLock({ $0.handle }) else {
-                throw state.withLock { inner -> TransportError in
-                    if case let .lost(e) = inner.link { return e }
-                    return .closed(url.text)
+            // After a loss the handle stays until close(), but nothing more goes out on it.
+            let (handle, failure) = state.withLock { inner -> (Handle?, TransportError?) in
+                switch inner.link {
+                case .open: return (inner.handle, nil)
+                case let .lost(e): return (nil, e)
+                case .opening, .closed: return (nil, .closed(url.text))
                 }
             }
+            guard let handle else { throw failure ?? .closed(url.text) }
             var error = meshport_error()
             let rc = bytes.withUnsafeBufferPointer { driver.descriptor.pointee.send(handle.raw, $0.baseAddress, $0.count, &error) }
             if rc != 0 { throw TransportError(error, url: url.text) }

@@ -4,6 +4,7 @@
  * the link-level part of the conformance suite.
  *
  * The ABI forbids callbacks from inside send(), so a worker thread delivers the echoes.
+ * A frame starting with 0x7C (the conformance "drop" hook) makes it behave as if unplugged.
  */
 #include "meshport_driver.h"
 
@@ -38,6 +39,13 @@ static void *worker_main(void *arg) {
         l->count--;
         pthread_cond_broadcast(&l->ready);
         pthread_mutex_unlock(&l->lock);
+        if (f.bytes[0] == 0x7C) {
+            /* Conformance hook "drop mid-frame": behave like an unplugged device. */
+            meshport_error lost;
+            meshport_error_set(&lost, MESHPORT_ERR_LINK_LOST, "loopback device unplugged (conformance hook)");
+            l->callbacks.link_lost(l->callbacks.context, &lost);
+            return NULL;
+        }
         l->callbacks.received(l->callbacks.context, f.bytes, f.length);
     }
 }

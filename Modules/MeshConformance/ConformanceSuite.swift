@@ -1,0 +1,121 @@
+import Foundation
+import MeshCodec
+import MeshTransport
+
+/// The one suite every driver must pass. Link checks need a far side that answers the
+/// `ConformanceHook`s (the minimal responder, MeshSim); protocol checks need a radio (or
+/// simulator) behind the link. Checks whose far side is missing are skipped, not passed.
+public struct ConformanceSuite: Sendable {
+    public typealias Factory = @Sendable () throws -> any Transport
+
+    public let driverName: String
+    public let url: String
+    let linkKind: LinkKind
+    let maxFrameSize: Int
+    let makeTransport: Factory
+    /// A URL of the same driver naming a device that does not exist.
+    let missingURL: Factory?
+    /// How many contacts the far side holds, when the caller knows (protocol checks).
+    public var expectedContacts = 500
+
+    public init(driverName: String, url: String, linkKind: LinkKind, maxFrameSize: Int,
+                makeTransport: @escaping Factory, missingDevice: Factory?) {
+        self.driverName = driverName
+        self.url = url
+        self.linkKind = linkKind
+        self.maxFrameSize = maxFrameSize
+        self.makeTransport = makeTransport
+        self.missingURL = missingDevice
+    }
+
+    public func run() async -> ConformanceReport {
+        var checks: [ConformanceCheck] = []
+        func record(_ name: String, _ body: () async throws -> String) async {
+            let start = ContinuousClock.now
+            var result = ConformanceCheck.Result.passed
+            var detail = ""
+            do {
+                detail = try await body()
+            } catch let skip as Skip {
+                result = .skipped
+                detail = skip.reason
+            } catch {
+                result = .failed
+                detail = "\(error)"
+            }
+            let d = ContinuousClock.now - start
+            checks.append(ConformanceCheck(name: name, result: result, seconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18, detail: detail))
+        }
+
+        await record("open/close x100") { try await openCloseRepeatedly(100) }
+        await record("missing device") { try await missingDevice() }
+        let session = Session(suite: self)
+        await record("echo hook") { try await session.probe() }
+        await record("frame sizes 1...max, both ways") { try await session.allSizes() }
+        await record("burst of 1000 frames in order") { try await session.burst(1000) }
+        await record("concurrent senders") { try await session.concurrentSenders(tasks: 8, each: 25) }
+        await record("cancellation") { try await session.cancellation() }
+        await record("garbage and truncated input") { try await session.garbage() }
+        for (name, check) in ProtocolChecks.all {
+            await record(name) { try await check(session, self) }
+        }
+        await record("link loss mid-frame") { try await session.lossMidFrame() }
+        await session.close()
+        await record("reconnect after loss") { try await reconnect() }
+
+        return ConformanceReport(driver: driverName, url: url, passed: checks.filter { $0.result == .passed }.count,
+                                 failed: checks.filter { $0.result == .failed }.count,
+                                 skipped: checks.filter { $0.result == .skipped }.count, checks: checks)
+    }
+
+    private func openCloseRepeatedly(_ n: Int) async throws -> String {
+        let fdsBefore = openDescriptors()
+        let rssBefore = residentKiB()
+        for _ in 0..<n {
+            let t = try makeTransport()
+            try await t.open()
+            await t.close()
+        }
+        let fdsAfter = openDescriptors()
+        let rssAfter = residentKiB()
+        guard fdsAfter <= fdsBefore else { throw Failure("\(fdsAfter - fdsBefore) file descriptor(s) leaked over \(n) open/close cycles") }
+        // Allocator noise stays well below this; a per-open leak of a buffer would not.
+        guard rssAfter - rssBefore < 16 * 1024 else { throw Failure("resident memory grew \(rssAfter - rssBefore) KiB over \(n) cycles") }
+        return "fds \(fdsBefore) -> \(fdsAfter), RSS +\(max(0, rssAfter - rssBefore)) KiB"
+    }
+
+    private func missingDevice() async throws -> String {
+        guard let missingURL else { throw Skip("no missing-device URL for this driver") }
+        let t = try missingURL()
+        do {
+            try await t.open()
+        } catch let e as TransportError {
+            switch e {
+            case .notFound, .refused, .timeout: return "\(e)"
+            default: throw Failure("expected not found, got: \(e)")
+            }
+        }
+        await t.close()
+        throw Failure("opening \(t.url) succeeded")
+    }
+
+    private func reconnect() async throws -> String {
+        let s = Session(suite: self)
+        defer { Task { await s.close() } }
+        _ = try await s.probe()
+        return "echo answered on a new link"
+    }
+}
+
+struct Skip: Error { let reason: String; init(_ r: String) { reason = r } }
+struct Failure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
+
+private func openDescriptors() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1   // -1: no procfs, the comparison still holds
+}
+
+private func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+}
