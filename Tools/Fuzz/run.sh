@@ -7,7 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds="${SECONDS_TO_RUN:-${1:-60}}"
 scratch=.build-fuzz
-if ! MESHPORT_FUZZ=1 swift build --sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld \
+# The explicit coverage flags matter: on some package layouts the driver passes only
+# -sanitize=address to the compile jobs and the fuzzer then runs blind (no coverage).
+if ! MESHPORT_FUZZ=1 swift build --sanitize fuzzer --sanitize address \
+    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -use-ld=lld \
     --scratch-path "$scratch" --product MeshportFuzzCodec >"$scratch.log" 2>&1; then
     cat "$scratch.log" >&2
     echo "fuzz: build failed"
@@ -26,6 +29,12 @@ set +e
 status=$?
 set -e
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+coverage=$(grep -Eo 'DONE +cov: [0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
+if grep -q "Is the code instrumented for coverage" "$log" || [ -z "$coverage" ] || [ "$coverage" -lt 100 ]; then
+    tail -20 "$log" >&2
+    echo "fuzz: FAILED: the target is not instrumented for coverage (cov ${coverage:-none})"
+    exit 1
+fi
 crashes=$(ls "$work/artifacts" | wc -l)
 if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
     tail -40 "$log" >&2
@@ -36,4 +45,4 @@ if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
     echo "fuzz: ${execs:-0} execs in ${seconds} s, FAILED (exit $status, $crashes artifact(s))"
     exit 1
 fi
-echo "fuzz: ${execs:-0} execs in ${seconds} s, 0 crashes, corpus $(ls "$work" | wc -l) inputs"
+echo "fuzz: ${execs:-0} execs in ${seconds} s, 0 crashes, coverage ${coverage} edges, corpus $(find "$work" -maxdepth 1 -type f ! -name fuzz.log | wc -l) inputs"
