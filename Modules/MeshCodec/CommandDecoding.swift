@@ -3,14 +3,7 @@ extension Command {
     /// a known code with a bad length or sub-byte throws (the firmware answers those with
     /// ERR_CODE_UNSUPPORTED_CMD).
     public init(decoding frame: [UInt8]) throws {
-        guard let raw = frame.first else { throw CodecError.empty }
-        guard let code = CommandCode(rawValue: raw) else {
-            self = .unknown(code: raw, payload: Array(frame.dropFirst()))
-            return
-        }
-        var r = ByteReader(frame, frame: code.firmwareName, offset: 1)
-        self = try Self.decodeBody(code, &r)
-        try r.expectEnd()
+        self = try decodeFrame(frame, as: CommandCode.self, unknown: { .unknown(code: $0, payload: $1) }, body: Self.decodeBody)
     }
 
     private static func decodeBody(_ code: CommandCode, _ r: inout ByteReader) throws -> Command {

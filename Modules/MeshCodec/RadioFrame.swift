@@ -39,14 +39,7 @@ public enum RadioFrame: Hashable, Sendable {
 
 extension Response {
     init(decodingBody frame: [UInt8]) throws {
-        let raw = frame[0]
-        guard let code = ResponseCode(rawValue: raw) else {
-            self = .unknown(code: raw, payload: Array(frame.dropFirst()))
-            return
-        }
-        var r = ByteReader(frame, frame: code.firmwareName, offset: 1)
-        self = try Self.decodeBody(code, &r)
-        try r.expectEnd()
+        self = try decodeFrame(frame, as: ResponseCode.self, unknown: { .unknown(code: $0, payload: $1) }, body: Self.decodeBody)
     }
 
     private static func decodeBody(_ code: ResponseCode, _ r: inout ByteReader) throws -> Response {
@@ -145,14 +138,7 @@ extension Response {
 
 extension Push {
     init(decodingBody frame: [UInt8]) throws {
-        let raw = frame[0]
-        guard let code = PushCode(rawValue: raw) else {
-            self = .unknown(code: raw, payload: Array(frame.dropFirst()))
-            return
-        }
-        var r = ByteReader(frame, frame: code.firmwareName, offset: 1)
-        self = try Self.decodeBody(code, &r)
-        try r.expectEnd()
+        self = try decodeFrame(frame, as: PushCode.self, unknown: { .unknown(code: $0, payload: $1) }, body: Self.decodeBody)
     }
 
     private static func decodeBody(_ code: PushCode, _ r: inout ByteReader) throws -> Push {
