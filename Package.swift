@@ -27,6 +27,12 @@ var targets: [Target] = [
     .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
     .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
     .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
+    .target(
+        name: "MeshStore",
+        dependencies: [
+            "MeshCodec", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ],
+        path: "Modules/MeshStore", swiftSettings: strict),
     .executableTarget(
         name: "MeshportCodecDemo", dependencies: ["MeshCodec"],
         path: "Tools/CodecDemo", exclude: ["recorded-session.txt"], swiftSettings: strict),
@@ -40,8 +46,31 @@ var targets: [Target] = [
         name: "MeshCodecTests", dependencies: ["MeshCodec"],
         path: "Tests/MeshCodecTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance"],
+        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
+    // Helpers the test targets share: running the meshport executable, temporary folders.
+    .target(name: "MeshportTestSupport", path: "Tests/Support", swiftSettings: strict),
+    .testTarget(
+        name: "MeshStoreTests",
+        dependencies: ["MeshStore", "MeshCodec", "MeshportCLI", "MeshportTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+        path: "Tests/MeshStoreTests", resources: [.copy("Fixtures")], swiftSettings: strict),
+    // The command line: command types live in a library so later issues add subcommands there;
+    // the executable stays a one-line main.
+    .target(
+        name: "MeshportCLI",
+        dependencies: [
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        path: "Modules/MeshportCLI", swiftSettings: strict),
+    .executableTarget(name: "meshport", dependencies: ["MeshportCLI"], path: "Modules/meshport", swiftSettings: strict),
+    .executableTarget(
+        name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshCodec"],
+        path: "Tools/Benchmarks/TransportBench", swiftSettings: strict),
+    .executableTarget(
+        name: "MeshportStoreBench",
+        dependencies: ["MeshStore", "MeshCodec", .product(name: "GRDB", package: "GRDB.swift")],
+        path: "Tools/Benchmarks/StoreBench", swiftSettings: strict),
 ]
 
 // The libFuzzer target has no `main` of its own (libFuzzer supplies it), so it only
@@ -66,6 +95,11 @@ let package = Package(
         .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
         .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),
         .library(name: "MeshportTestNoEntry", type: .dynamic, targets: ["MeshportTestNoEntry"]),
+        .library(name: "MeshStore", targets: ["MeshStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: targets
 )

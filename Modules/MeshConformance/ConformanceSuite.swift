@@ -69,15 +69,15 @@ public struct ConformanceSuite: Sendable {
     }
 
     private func openCloseRepeatedly(_ n: Int) async throws -> String {
-        let fdsBefore = openDescriptors()
-        let rssBefore = residentKiB()
+        let fdsBefore = try openDescriptors()
+        let rssBefore = try residentKiB()
         for _ in 0..<n {
             let t = try makeTransport()
             try await t.open()
             await t.close()
         }
-        let fdsAfter = openDescriptors()
-        let rssAfter = residentKiB()
+        let fdsAfter = try openDescriptors()
+        let rssAfter = try residentKiB()
         guard fdsAfter <= fdsBefore else { throw Failure("\(fdsAfter - fdsBefore) file descriptor(s) leaked over \(n) open/close cycles") }
         // Allocator noise stays well below this; a per-open leak of a buffer would not.
         guard rssAfter - rssBefore < 16 * 1024 else { throw Failure("resident memory grew \(rssAfter - rssBefore) KiB over \(n) cycles") }
@@ -110,12 +110,25 @@ public struct ConformanceSuite: Sendable {
 struct Skip: Error { let reason: String; init(_ r: String) { reason = r } }
 struct Failure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
 
-private func openDescriptors() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1   // -1: no procfs, the comparison still holds
+/// The leak checks read procfs; without it they cannot run, and say so.
+private func openDescriptors() throws -> Int {
+    do {
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    } catch {
+        throw Failure("cannot count open descriptors in /proc/self/fd: \(error.localizedDescription)")
+    }
 }
 
-private func residentKiB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
-    return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+private func residentKiB() throws -> Int {
+    let status: String
+    do {
+        status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    } catch {
+        throw Failure("cannot read /proc/self/status: \(error.localizedDescription)")
+    }
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kib = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+        throw Failure("no VmRSS line in /proc/self/status")
+    }
+    return kib
 }

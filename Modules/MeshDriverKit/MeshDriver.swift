@@ -1,18 +1,8 @@
 import MeshDriverABI
 import MeshTransport
 
-/// A radio a driver found.
-public struct DiscoveredRadio: Sendable {
-    public var url: String
-    public var label: String
-    public var details: String
-
-    public init(url: String, label: String, details: String = "") {
-        self.url = url
-        self.label = label
-        self.details = details
-    }
-}
+/// What `discover` returns; the host sees the same value after the C boundary.
+public typealias DiscoveredRadio = MeshTransport.DiscoveredRadio
 
 /// A driver-side failure; becomes the C `meshport_error` at the boundary.
 public struct DriverFailure: Error, Sendable, CustomStringConvertible {

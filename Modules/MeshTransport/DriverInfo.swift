@@ -17,6 +17,8 @@ public struct LoadedDriver: @unchecked Sendable {
     public let linkKind: LinkKind
     public let maxFrameSize: Int
     public let abiMinor: Int
+    /// "major.minor" of the ABI the driver was built for (its major is always the host's).
+    public var abi: String { "\(MESHPORT_DRIVER_ABI_MAJOR).\(abiMinor)" }
     /// Points into the loaded library, which stays loaded for the process's life.
     let descriptor: UnsafePointer<meshport_driver_descriptor>
 }

@@ -5,8 +5,10 @@ import Synchronization
 
 /// A loaded driver's link wrapped as a `Transport`. Stream links go through MeshCodec's
 /// framer here, so no driver implements framing; packet links pass frames through.
-/// Blocking driver calls (open, send, close) run on one serial queue per link, which also
-/// serializes concurrent senders.
+/// Open and close run on one serial queue per link. A send runs on the caller's thread
+/// when no other send is in progress (a healthy link's write takes microseconds, and each
+/// thread hop costs about as much); otherwise it waits its turn on the queue. One lock
+/// keeps the driver's send calls one at a time, as the ABI requires.
 public final class PluginTransport: Transport, @unchecked Sendable {
     public let url: TransportURL
     public let driver: LoadedDriver
@@ -17,6 +19,8 @@ public final class PluginTransport: Transport, @unchecked Sendable {
     private let stateSink: AsyncStream<LinkState>.Continuation
     private let queue: DispatchQueue
     private let state: Mutex<Inner>
+    /// Held for each driver send call (never with `state` held: the reader thread needs it).
+    private let sending = Mutex(())
     /// Handed to the driver as the callbacks' context; released in close().
     private var context: Unmanaged<CallbackBox>?
 
@@ -72,20 +76,25 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         guard driver.linkKind == .stream || frame.count <= driver.maxFrameSize else {
             throw TransportError.driver(url.text, reason: "frame of \(frame.count) bytes exceeds the link's maximum of \(driver.maxFrameSize)")
         }
-        try await onQueue { [self] in
-            // After a loss the handle stays until close(), but nothing more goes out on it.
-            let (handle, failure) = state.withLock { inner -> (Handle?, TransportError?) in
-                switch inner.link {
-                case .open: return (inner.handle, nil)
-                case let .lost(e): return (nil, e)
-                case .opening, .closed: return (nil, .closed(url.text))
-                }
+        let inline = sending.withLockIfAvailable { _ in Result { () throws(TransportError) in try sendNow(bytes) } }
+        if let inline { return try inline.get() }
+        try await onQueue { [self] in try sending.withLock { _ throws(TransportError) in try sendNow(bytes) } }
+    }
+
+    /// One driver send call; the caller holds `sending`.
+    private func sendNow(_ bytes: [UInt8]) throws(TransportError) {
+        // After a loss the handle stays until close(), but nothing more goes out on it.
+        let (handle, failure) = state.withLock { inner -> (Handle?, TransportError?) in
+            switch inner.link {
+            case .open: return (inner.handle, nil)
+            case let .lost(e): return (nil, e)
+            case .opening, .closed: return (nil, .closed(url.text))
             }
-            guard let handle else { throw failure ?? .closed(url.text) }
-            var error = meshport_error()
-            let rc = bytes.withUnsafeBufferPointer { driver.descriptor.pointee.send(handle.raw, $0.baseAddress, $0.count, &error) }
-            if rc != 0 { throw TransportError(error, url: url.text) }
         }
+        guard let handle else { throw failure ?? .closed(url.text) }
+        var error = meshport_error()
+        let rc = bytes.withUnsafeBufferPointer { driver.descriptor.pointee.send(handle.raw, $0.baseAddress, $0.count, &error) }
+        if rc != 0 { throw TransportError(error, url: url.text) }
     }
 
     public func close() async {
@@ -103,11 +112,15 @@ public final class PluginTransport: Transport, @unchecked Sendable {
     }
 
     private func closeOnQueue() {
-        let handle = state.withLock { inner -> Handle? in
-            defer { inner.handle = nil }
-            return inner.handle
+        // Under `sending`: a send on another thread finishes first, and none starts on this handle.
+        let handle = sending.withLock { _ -> Handle? in
+            let handle = state.withLock { inner -> Handle? in
+                defer { inner.handle = nil }
+                return inner.handle
+            }
+            if let handle { driver.descriptor.pointee.close(handle.raw) }
+            return handle
         }
-        if let handle { driver.descriptor.pointee.close(handle.raw) }
         context?.release()
         context = nil
         if handle != nil || state.withLock({ if case .lost = $0.link { return false } else { return true } }) {

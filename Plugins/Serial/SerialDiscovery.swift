@@ -5,28 +5,31 @@ import Glibc
 
 /// Lists serial ports a radio may sit behind: /dev/serial/by-id links (stable names),
 /// then /dev/ttyUSB* and /dev/ttyACM*, with VID:PID, maker and product read from sysfs.
+/// `root` prefixes every path read (a copied /dev and /sys tree); URLs and details name the
+/// paths as seen on the machine itself.
 enum SerialDiscovery {
-    static func radios() -> [DiscoveredRadio] {
+    static func radios(root: String = "") -> [DiscoveredRadio] {
+        let root = root.isEmpty ? "" : realPath(root) ?? root
         var seen = Set<String>()
         var out: [DiscoveredRadio] = []
-        for link in entries("/dev/serial/by-id") {
+        for link in entries(root + "/dev/serial/by-id") {
             let full = "/dev/serial/by-id/\(link)"
-            guard let target = realPath(full) else { continue }
+            guard let target = realPath(root + full).map({ unrooted($0, root) }) else { continue }
             seen.insert(target)
-            out.append(radio(device: target, url: "serial://\(full)", label: link))
+            out.append(radio(device: target, url: "serial://\(full)", label: link, root: root))
         }
-        for name in entries("/dev") where name.hasPrefix("ttyUSB") || name.hasPrefix("ttyACM") {
+        for name in entries(root + "/dev") where name.hasPrefix("ttyUSB") || name.hasPrefix("ttyACM") {
             let device = "/dev/\(name)"
             if seen.contains(device) { continue }
-            out.append(radio(device: device, url: "serial://\(device)", label: name))
+            out.append(radio(device: device, url: "serial://\(device)", label: name, root: root))
         }
         return out
     }
 
-    private static func radio(device: String, url: String, label: String) -> DiscoveredRadio {
+    private static func radio(device: String, url: String, label: String, root: String) -> DiscoveredRadio {
         let name = String(device.split(separator: "/").last ?? "")
         var details: [String] = [device]
-        if let usb = usbDirectory(forTTY: name) {
+        if let usb = usbDirectory(forTTY: name, root: root) {
             let vid = read("\(usb)/idVendor"), pid = read("\(usb)/idProduct")
             if let vid, let pid { details.append("\(vid):\(pid)") }
             if let m = read("\(usb)/manufacturer") { details.append(m) }
@@ -37,14 +40,18 @@ enum SerialDiscovery {
     }
 
     /// Walks up from the tty's sysfs device to the USB device that has idVendor.
-    private static func usbDirectory(forTTY name: String) -> String? {
-        guard var dir = realPath("/sys/class/tty/\(name)/device") else { return nil }
+    private static func usbDirectory(forTTY name: String, root: String) -> String? {
+        guard var dir = realPath("\(root)/sys/class/tty/\(name)/device") else { return nil }
         for _ in 0..<4 {
             if access("\(dir)/idVendor", R_OK) == 0 { return dir }
             guard let slash = dir.lastIndex(of: "/"), slash != dir.startIndex else { return nil }
             dir = String(dir[..<slash])
         }
         return nil
+    }
+
+    private static func unrooted(_ path: String, _ root: String) -> String {
+        root.isEmpty || !path.hasPrefix(root) ? path : String(path.dropFirst(root.count))
     }
 
     private static func entries(_ dir: String) -> [String] {

@@ -17,7 +17,8 @@ enum SerialDriver: MeshDriver {
     static let maxFrameSize = 176
 
     static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
-        SerialDiscovery.radios()
+        // MESHPORT_SERIAL_ROOT: read /dev and /sys under another root (a copied tree).
+        SerialDiscovery.radios(root: getenv("MESHPORT_SERIAL_ROOT").map { String(cString: $0) } ?? "")
     }
 
     static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {

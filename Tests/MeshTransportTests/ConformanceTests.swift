@@ -1,47 +1,69 @@
 import Foundation
 import MeshConformance
+import MeshportTestSupport
 import Testing
-@testable import MeshTransport
 
-/// The whole suite over each driver built here, with the minimal responder on the far side
-/// (the C example is an echo device: its protocol checks are skipped, its link checks run).
-@Suite(.serialized) struct ConformanceTests {
-    private func suite(scheme: String, pluginPath: String? = nil, url: @escaping @Sendable () -> String, missing: String) throws -> ConformanceSuite {
-        var loader = PluginLoader()
-        loader.load(directories: [(binDirectory, true)] + (pluginPath.map { [($0, false)] } ?? []))
-        let driver = try #require(loader.driver(for: scheme))
-        return ConformanceSuite(driverName: driver.name, url: url(), linkKind: driver.linkKind, maxFrameSize: driver.maxFrameSize,
-                                makeTransport: { PluginTransport(url: try TransportURL(url()), driver: driver) },
-                                missingDevice: { PluginTransport(url: try TransportURL(missing), driver: driver) })
+/// `meshport conformance URL --json` as CI and driver authors run it: a separate process
+/// (its fd and memory checks see only the suite's own work), the radio side served here
+/// by the minimal responder. The C example is an echo device: its protocol checks and its
+/// garbage check (packet link) are skipped; every link check runs.
+@Suite(.timeLimit(.minutes(2))) struct ConformanceTests {
+    private struct Report: Decodable {
+        struct Check: Decodable { var name, result, detail: String }
+        var driver, url: String
+        var passed, failed, skipped: Int
+        var checks: [Check]
     }
 
-    private func expectAllPass(_ report: ConformanceReport, skipped allowed: Set<String> = []) {
-        for c in report.checks where c.result == .failed || (c.result == .skipped && !allowed.contains(c.name)) {
-            Issue.record("\(report.driver): \(c.name) \(c.result.rawValue): \(c.detail)")
+    private func conformance(_ arguments: [String], environment: [String: String] = [:],
+                             skipped allowed: Set<String> = []) async throws -> Report {
+        let run = try await runMeshport(["conformance", "--json"] + arguments, environment: environment)
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.out.utf8))
+        for c in report.checks where c.result == "failed" || (c.result == "skipped" && !allowed.contains(c.name)) {
+            Issue.record("\(report.driver): \(c.name) \(c.result): \(c.detail)")
         }
         #expect(report.passed + report.skipped == report.checks.count)
+        #expect(run.status == (report.failed == 0 ? 0 : 1), "exit status \(run.status) with \(report.failed) failed")
+        return report
     }
 
     @Test func tcp() async throws {
-        let server = try EchoServer(serve: respondFrames)
+        let server = try TCPPeer(serve: respondFrames)
         defer { server.stop() }
-        let report = try await suite(scheme: "tcp", url: { "tcp://127.0.0.1:\(server.port)" }, missing: "tcp://127.0.0.1:1").run()
-        expectAllPass(report)
-        let json = try report.json()
-        #expect(json.contains("\"driver\":\"tcp\"") && json.contains("\"failed\":0"))
+        let report = try await conformance(["tcp://127.0.0.1:\(server.port)"])
+        #expect(report.driver == "tcp" && report.passed >= 15)
     }
 
     @Test func serialOverPty() async throws {
-        let pty = try PtyEcho(serve: respondFrames)
+        let dir = TempDir()
+        let pty = try PtyPeer(serve: respondFrames, linkPath: dir.path("radio"))
         defer { pty.close() }
-        let report = try await suite(scheme: "serial", url: { "serial://\(pty.slavePath)" }, missing: "serial:///dev/ttyMESHPORT-missing").run()
-        expectAllPass(report)
+        let report = try await conformance(["serial://\(pty.slavePath)"])
+        #expect(report.driver == "serial" && report.passed >= 15)
     }
 
     @Test func cExampleLoopback() async throws {
         let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
-        let report = try await suite(scheme: "loopback", pluginPath: dir, url: { "loopback://conformance" }, missing: "loopback://missing").run()
-        expectAllPass(report, skipped: ["garbage and truncated input", "APP_START -> SELF_INFO", "DEVICE_QUERY -> DEVICE_INFO",
-                                        "contact sync", "message drain", "DM with ACK"])
+        let report = try await conformance(
+            ["loopback://conformance", "--missing-url", "loopback://missing"], environment: ["MESHPORT_PLUGIN_PATH": dir],
+            skipped: ["garbage and truncated input", "APP_START -> SELF_INFO", "DEVICE_QUERY -> DEVICE_INFO",
+                      "contact sync", "message drain", "DM with ACK"])
+        #expect(report.driver == "loopback")
+    }
+
+    /// A device that is not there: failed checks, a table naming them, exit status 1.
+    @Test func failuresAreReportedWithExitStatus() async throws {
+        let run = try await runMeshport(["conformance", "tcp://127.0.0.1:1"])
+        #expect(run.status == 1)
+        #expect(run.out.contains("open/close x100") && run.out.contains("failed") && run.out.contains("connection refused"))
+        let summary = run.out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasPrefix("tcp tcp://127.0.0.1:1: ") && !summary.contains(" 0 failed"), "\(summary)")
+    }
+
+    @Test func unknownSchemeAndBadURL() async throws {
+        let none = try await runMeshport(["conformance", "ble://AA:BB"])
+        #expect(none.status == 1 && none.err.contains("no driver for \"ble\""))
+        let bad = try await runMeshport(["conformance", "tcp://host:70000"])
+        #expect(bad.status == 1 && bad.err.contains("\"70000\""))
     }
 }

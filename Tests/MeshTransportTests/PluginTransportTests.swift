@@ -1,4 +1,5 @@
 import Foundation
+import MeshConformance
 import Testing
 @testable import MeshTransport
 
@@ -30,9 +31,9 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
     }
 }
 
-@Suite struct PluginTransportTests {
+@Suite(.timeLimit(.minutes(1))) struct PluginTransportTests {
     @Test func tcpRoundTripsFramesOfEverySize() async throws {
-        let server = try EchoServer()
+        let server = try TCPPeer(serve: echoFrames)
         defer { server.stop() }
         let t = try transport("tcp://127.0.0.1:\(server.port)", driver: "tcp")
         try await t.open()
@@ -43,10 +44,13 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
     }
 
     @Test func tcpRefusedAndLost() async throws {
-        let server = try EchoServer()
+        let server = try TCPPeer(serve: echoFrames)
         let port = server.port
         let t = try transport("tcp://127.0.0.1:\(port)", driver: "tcp")
         try await t.open()
+        // One round trip first: the peer has then accepted, and has a client to drop.
+        try await t.send([0x7E, 1])
+        #expect(try await next(1, from: t) == [[0x7E, 1]])
         server.dropClient()
         var lost: TransportError?
         for await s in t.states { if case let .lost(e) = s { lost = e; break } }
@@ -74,9 +78,9 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
     }
 }
 
-@Suite struct SerialTransportTests {
+@Suite(.timeLimit(.minutes(1))) struct SerialTransportTests {
     @Test func ptyRoundTripAndExclusiveOpen() async throws {
-        let pty = try PtyEcho()
+        let pty = try PtyPeer(serve: echoFrames)
         defer { pty.close() }
         let t = try transport("serial://\(pty.slavePath)?baud=115200", driver: "serial")
         try await t.open()

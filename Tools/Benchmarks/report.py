@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Merges one benchmark group into bench-results.json and prints it as a table.
 
-Each entry: {"value": x, "unit": "...", "peer": "<what it was compared with>", "peer_value": y, "ratio": x / y}
-(ratio > 1 means Meshport is faster). Entries of other groups already in the file are kept.
+Each entry: {"value": x, "unit": "...", "peer": "<what it was compared with>", "peer_value": y, "ratio": ...}
+(ratio > 1 means Meshport is better: x / y for rates, y / x for times). Entries of other groups
+already in the file are kept.
 """
 import json
 import os
@@ -26,7 +27,79 @@ def codec(ours, peer):
     return out
 
 
-GROUPS = {"codec": codec}
+def store(ours, _peer):
+    """MeshportStoreBench measures MeshStore and a naive baseline in one run (one JSON object).
+
+    For times (lower is better) the ratio is naive / Meshport; for rates it is Meshport / naive:
+    either way a ratio above 1 means Meshport is better.
+    """
+    naive = "naive baseline in the same run: "
+    out = {}
+
+    def time_entry(name, value, peer_value, unit, peer):
+        out[f"store.{name}"] = {"value": round(value, 4), "unit": f"{unit} (lower is better; ratio = naive / Meshport)",
+                                "peer": naive + peer, "peer_value": round(peer_value, 4), "ratio": round(peer_value / value, 2)}
+
+    def rate_entry(name, value, peer_value, unit, peer):
+        out[f"store.{name}"] = {"value": round(value, 1), "unit": f"{unit} (higher is better; ratio = Meshport / naive)",
+                                "peer": naive + peer, "peer_value": round(peer_value, 1), "ratio": round(value / peer_value, 2)}
+
+    s5, s100 = ours["seed_5k"], ours["seed_100k"]
+    time_entry("seed_5k_nodes", s5["seconds"], s5["naive_seconds"], "s (5,000 nodes x 9 samples; goal < 0.5)",
+               "one autocommit INSERT per row, statements re-prepared")
+    scaled = "" if s100["naive_nodes_measured"] == 100000 else f", measured on {s100['naive_nodes_measured']:,} nodes and scaled"
+    time_entry("seed_100k_nodes", s100["seconds"], s100["naive_seconds"], "s (100,000 nodes x 9 samples; goal < 10)",
+               "one autocommit INSERT per row" + scaled)
+    ing = ours["ingest"]
+    rate_entry("ingest_first_100k", ing["first_100k_messages_per_s"], ing["naive_messages_per_s"],
+               "messages/s (durable, 1,000 per commit, FTS indexed; goal >= 20,000)", "one autocommit INSERT per message, synchronous=FULL")
+    rate_entry("ingest_500k", ing["messages_per_s"], ing["naive_messages_per_s"],
+               "messages/s (all 500,000, index growing to full size)", "one autocommit INSERT per message, synchronous=FULL")
+    lat = ours["save_latency"]
+    for p in ("p50", "p99"):
+        time_entry(f"save_latency_{p}", lat[f"{p}_ms"], lat[f"naive_{p}_ms"], f"ms (one immediate durable message save, {p})",
+                   "autocommit INSERT in rollback-journal mode, synchronous=FULL")
+    time_entry("prefix_lookup", ours["prefix_lookup"]["us"], ours["prefix_lookup"]["naive_us"],
+               "us (6-byte key prefix among 100,000 contacts; goal < 20)", "hex(publicKey) LIKE scan")
+    time_entry("timeline_page", ours["timeline_page"]["ms"], ours["timeline_page"]["naive_ms"],
+               "ms (50 messages of a 50,000-message channel, every page; goal < 1)", "LIMIT/OFFSET paging without the timeline index")
+    fts = ours["fts_query"]
+    time_entry("fts_query", fts["ms"], fts["naive_ms"], "ms (mean of 5 queries over 500,000 messages; goal < 20)", "text LIKE '%word%' scan")
+    time_entry("fts_query_max", fts["max_ms"], fts["naive_ms"], "ms (slowest of the 5 queries)", "text LIKE '%word%' scan (mean)")
+    return out
+
+
+def transport(ours, _peer):
+    """MeshportTransportBench measures the plugin path and two in-process baselines in one run.
+
+    overhead_pct is the plugin's cost over the baseline (goal: under 5%); ratio > 1 means the
+    plugin path is faster.
+    """
+    out = {}
+    baselines = {
+        "direct": "the same %s used directly in-process (blocking read/write, no threads)",
+        "threaded": "the same %s read by a thread into an AsyncStream, no plugin (a Transport's shape)",
+    }
+    for link, what in (("tcp", "TCP loopback socket"), ("pty", "pty")):
+        plugin = ours[link]["plugin"]
+        for base, label in baselines.items():
+            peer = ours[link][base]
+            suffix = "" if base == "direct" else "_vs_threaded"
+            for p in ("p50", "p99"):
+                value, peer_value = plugin[f"{p}_us"], peer[f"{p}_us"]
+                out[f"transport.{link}.round_trip_{p}{suffix}"] = {
+                    "value": round(value, 1), "unit": f"us ({ours['frame_bytes']}-byte frame round trip, {p}; lower is better)",
+                    "peer": label % what, "peer_value": round(peer_value, 1), "ratio": round(peer_value / value, 2),
+                    "overhead_pct": round((value / peer_value - 1) * 100, 1)}
+            value, peer_value = plugin["frames_per_s"], peer["frames_per_s"]
+            out[f"transport.{link}.frames_per_s{suffix}"] = {
+                "value": round(value, 1), "unit": f"frames/s ({ours['window']} in flight; higher is better)",
+                "peer": label % what, "peer_value": round(peer_value, 1), "ratio": round(value / peer_value, 2),
+                "overhead_pct": round((peer_value / value - 1) * 100, 1)}
+    return out
+
+
+GROUPS = {"codec": codec, "store": store, "transport": transport}
 
 
 def main():
@@ -46,7 +119,8 @@ def main():
         f.write("\n")
     print(f"{'benchmark':40} {'Meshport':>14} {'peer':>14} {'ratio':>8}  unit")
     for name, e in sorted(entries.items()):
-        print(f"{name:40} {e['value']:>14,.1f} {e['peer_value']:>14,.1f} {e['ratio']:>7.1f}x  {e['unit']}  (peer: {e['peer']})")
+        overhead = f"  overhead {e['overhead_pct']:+.1f}% (goal < 5%)" if "overhead_pct" in e else ""
+        print(f"{name:40} {e['value']:>14,.1f} {e['peer_value']:>14,.1f} {e['ratio']:>7.2f}x  {e['unit']}{overhead}  (peer: {e['peer']})")
     print(f"written to {results_path}")
 
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: measures Meshport against its peers in the same run and writes
 # bench-results.json ({"name": {"value", "unit", "peer", "ratio"}}), printing a table.
+# Groups: codec (against meshcore_py), store (MeshStore against a naive SQLite baseline),
+# transport (the driver plugin path against the same socket and pty used in-process).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -15,3 +17,18 @@ echo "codec: meshcore_py on the same corpus..."
 .venv/bin/python Tools/Benchmarks/peer/meshcore_py_parse_bench.py "$work/corpus.txt" >"$work/peer.json"
 
 .venv/bin/python Tools/Benchmarks/report.py codec "$work/meshport.json" "$work/peer.json" bench-results.json
+
+# Storage: MeshStore and its naive baseline, measured in one run (one JSON object).
+swift build -c release --product MeshportStoreBench >"$work/build-store.log" 2>&1 || { cat "$work/build-store.log"; exit 1; }
+echo "store: MeshStore and a naive baseline (release build, about 1.5 minutes)..."
+"$(swift build -c release --show-bin-path)/MeshportStoreBench" "$work/store" >"$work/store.json"
+.venv/bin/python Tools/Benchmarks/report.py store "$work/store.json" "$work/store.json" bench-results.json
+
+# Transport: the plugin boundary against the same socket/pty used in-process (one JSON object).
+# The drivers are dynamic products: build them beside the benchmark so its loader finds them.
+for product in MeshportDriverTCP MeshportDriverSerial MeshportTransportBench; do
+    swift build -c release --product "$product" >"$work/build-transport.log" 2>&1 || { cat "$work/build-transport.log"; exit 1; }
+done
+echo "transport: plugin path vs direct socket and pty (release build, about 30 seconds)..."
+"$(swift build -c release --show-bin-path)/MeshportTransportBench" >"$work/transport.json"
+.venv/bin/python Tools/Benchmarks/report.py transport "$work/transport.json" "$work/transport.json" bench-results.json

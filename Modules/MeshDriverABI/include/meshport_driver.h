@@ -91,7 +91,8 @@ typedef struct meshport_driver_descriptor {
     /* Largest companion frame the link carries (176 for current firmware). */
     uint32_t max_frame_size;
 
-    /* Lists radios this driver can reach now; returns 0 or -1 with `error` filled. */
+    /* Lists radios this driver can reach now, calling `found` once per radio (on any thread,
+       but only before discover returns); returns 0, or -1 with `error` filled. May be NULL. */
     int (*discover)(meshport_found_fn found, void *context, meshport_error *error);
     /* Opens `url`; returns a handle, or NULL with `error` filled. */
     void *(*open)(const char *url, const meshport_callbacks *callbacks, meshport_error *error);

@@ -1,0 +1,71 @@
+import Foundation
+import MeshCodec
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pseudo-terminal whose master side serves frames; the serial driver opens the slave.
+/// A drop hook closes the master (the slave sees a hangup, as on an unplug) and a new pty
+/// takes its place: `slavePath` then names the new one, as a replugged device gets a node.
+/// With `linkPath`, a symlink there always points at the current slave, as a udev
+/// /dev/serial/by-id link does: one URL reaches the device across replugs.
+public final class PtyPeer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var path = ""
+    private var stopped = false
+    private var master: Int32 = -1
+    private let linkPath: String?
+
+    /// The path to open: `linkPath` when given, else the current /dev/pts node.
+    public var slavePath: String { linkPath ?? lock.withLock { path } }
+
+    public init(serve: @escaping FramePeer, linkPath: String? = nil) throws {
+        self.linkPath = linkPath
+        try makePty()
+        Thread { [self] in
+            while true {
+                let fd = lock.withLock { master }
+                let dropped = serve(fd, true) { [self] in lock.withLock { stopped } }
+                Glibc.close(fd)
+                if !dropped || lock.withLock({ stopped }) { return }
+                do { try makePty() } catch { return }
+            }
+        }.start()
+    }
+
+    private func makePty() throws {
+        // /dev/ptmx directly: unlock the slave and ask its number (what unlockpt/ptsname do).
+        let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        // TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned): not exported to Swift.
+        let setLock: UInt = 0x4004_5431, getNumber: UInt = 0x8004_5430
+        guard fd >= 0, ioctl(fd, setLock, &unlock) == 0, ioctl(fd, getNumber, &number) == 0 else {
+            let e = errno
+            if fd >= 0 { Glibc.close(fd) }
+            throw PeerError("cannot open a pseudo-terminal: \(String(cString: strerror(e)))")
+        }
+        // Raw master side so the tty layer does not translate bytes.
+        var t = termios()
+        tcgetattr(fd, &t)
+        cfmakeraw(&t)
+        tcsetattr(fd, TCSANOW, &t)
+        let node = "/dev/pts/\(number)"
+        if let linkPath {
+            // Made beside the link and renamed over it: the link is never missing.
+            let fresh = linkPath + ".new"
+            unlink(fresh)
+            guard symlink(node, fresh) == 0, rename(fresh, linkPath) == 0 else {
+                let e = errno
+                Glibc.close(fd)
+                throw PeerError("cannot link \(linkPath) to \(node): \(String(cString: strerror(e)))")
+            }
+        }
+        lock.withLock {
+            master = fd
+            path = node
+        }
+    }
+
+    public func close() { lock.withLock { stopped = true } }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import MeshCodec
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers every `<` frame read from `fd` with the same frame under `>`, until EOF.
+public func echoFrames(_ fd: Int32, ptyMaster: Bool, stopped: () -> Bool) -> Bool {
+    serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped) { MinimalResponder.Reply(frames: [$0]) }
+}
+
+/// Answers like a radio through MinimalResponder (conformance hooks included).
+public func respondFrames(_ fd: Int32, ptyMaster: Bool, stopped: () -> Bool) -> Bool {
+    var responder = MinimalResponder()
+    return serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped) { responder.answer($0) }
+}
+
+public typealias FramePeer = @Sendable (_ fd: Int32, _ ptyMaster: Bool, _ stopped: () -> Bool) -> Bool
+
+/// Serves frames until EOF or a drop hook; returns true when the far side must drop the link.
+/// A pty master reads EIO while no slave is open: with `ptyMaster` that means wait, not stop.
+@discardableResult
+public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Bool = { false }, _ handle: ([UInt8]) -> MinimalResponder.Reply) -> Bool {
+    var decoder = FrameDecoder(direction: .toRadio)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !stopped() {
+        let n = read(fd, &buffer, buffer.count)
+        if n < 0 && ptyMaster && errno == EIO {
+            decoder.reset()
+            usleep(2000)
+            continue
+        }
+        if n <= 0 { return false }
+        var out: [UInt8] = []
+        var drop = false
+        var unframable: (any Error)?
+        decoder.feed(buffer[0..<n]) { event in
+            guard case let .frame(f) = event, !drop, unframable == nil else { return }
+            let reply = handle(f)
+            out += reply.rawPrefix
+            for frame in reply.frames {
+                do {
+                    let framed = try FrameEncoder.encode(frame, direction: .fromRadio)
+                    out += reply.dropMidFrame ? Array(framed.prefix(framed.count / 2)) : framed
+                } catch {
+                    unframable = error
+                }
+            }
+            drop = reply.dropMidFrame
+        }
+        if let unframable {
+            // A reply the framing cannot carry is the peer's bug: end the link loudly.
+            FileHandle.standardError.write(Data("meshport peer: cannot frame a reply: \(unframable)\n".utf8))
+            return false
+        }
+        var off = 0
+        while off < out.count {
+            let w = out[off...].withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
+            if w <= 0 { return false }
+            off += w
+        }
+        if drop { return true }
+    }
+    return false
+}
+
+/// A peer that could not be set up (no free port, no pty).
+public struct PeerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MeshCodec
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A radio-side peer on TCP loopback, for conformance runs, tests and benchmarks: accepts one
+/// client at a time (a new one replaces the old, as the firmware does) and serves its frames.
+public final class TCPPeer: @unchecked Sendable {
+    public let port: Int
+    private let serve: FramePeer
+    private let listener: Int32
+    private var thread: Thread?
+    private let lock = NSLock()
+    private var client: Int32 = -1
+    private var stopped = false
+
+    /// `serve` runs on its own thread for each client.
+    public init(serve: @escaping FramePeer) throws {
+        self.serve = serve
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            let e = errno
+            close(fd)
+            throw PeerError("cannot listen on 127.0.0.1: \(String(cString: strerror(e)))")
+        }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        listener = fd
+        port = Int(UInt16(bigEndian: addr.sin_port))
+        let t = Thread { [self] in acceptLoop() }
+        thread = t
+        t.start()
+    }
+
+    /// Drops the current client, as a radio that lost its link would.
+    public func dropClient() {
+        lock.lock()
+        let c = client
+        client = -1
+        lock.unlock()
+        // Only shut it down: the serving thread owns the descriptor and closes it.
+        if c >= 0 { shutdown(c, Int32(SHUT_RDWR)) }
+    }
+
+    public func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        dropClient()
+    }
+
+    private func acceptLoop() {
+        while true {
+            let c = accept(listener, nil, nil)
+            if c < 0 { return }
+            lock.lock()
+            if stopped { lock.unlock(); close(c); return }
+            let old = client
+            client = c
+            lock.unlock()
+            if old >= 0 { shutdown(old, Int32(SHUT_RDWR)) }
+            Thread { [self] in
+                _ = serve(c, false) { false }
+                // Forget it before closing, so its number, once reused, is never shut down.
+                lock.withLock { if client == c { client = -1 } }
+                shutdown(c, Int32(SHUT_RDWR))
+                close(c)
+            }.start()
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import MeshConformance
+import MeshTransport
+
+/// `meshport conformance URL`: the driver conformance suite against the device at URL.
+struct Conformance: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conformance",
+        abstract: "Run the driver conformance suite against a device.",
+        discussion: """
+            Link checks need a far side that answers the conformance hooks (MeshSim or the minimal \
+            responder); protocol checks need a radio or simulator. Checks whose far side is missing are \
+            reported as skipped. Exit status 1 when any check fails.
+            """)
+
+    @Argument(help: ArgumentHelp("Transport URL of the device, e.g. tcp://127.0.0.1:5000 or serial:///dev/ttyACM0.", valueName: "url"))
+    var url: String
+
+    @Option(help: ArgumentHelp("A URL of the same driver naming a device that does not exist (the missing-device check).", valueName: "url"))
+    var missingURL: String?
+
+    @Option(help: "How many contacts the far side holds (the contact-sync check).")
+    var contacts = 500
+
+    @Flag(help: "Print the report as JSON.") var json = false
+
+    /// Missing-device URLs for the built-in drivers; other drivers take --missing-url.
+    static let missingDefaults = ["tcp": "tcp://127.0.0.1:1", "serial": "serial:///dev/ttyMESHPORT-missing"]
+
+    func validate() throws {
+        guard contacts >= 0 else { throw ValidationError("--contacts must be 0 or more, not \(contacts)") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let target = try TransportURL(url)
+            try target.validate()
+            let loader = PluginLoader.loadDefault()
+            guard let driver = loader.driver(for: target.scheme) else {
+                throw TransportError.noDriver(scheme: target.scheme, url: url, loaded: loader.loaded.flatMap(\.schemes))
+            }
+            let missing = try (missingURL ?? Self.missingDefaults[target.scheme]).map { text in
+                let parsed = try TransportURL(text)
+                guard parsed.scheme == target.scheme else {
+                    throw ValidationError("--missing-url must use the scheme \(target.scheme)://, not \(parsed.scheme)://")
+                }
+                return parsed
+            }
+            var suite = ConformanceSuite(
+                driverName: driver.name, url: url, linkKind: driver.linkKind, maxFrameSize: driver.maxFrameSize,
+                makeTransport: { PluginTransport(url: target, driver: driver) },
+                missingDevice: missing.map { m in { @Sendable in PluginTransport(url: m, driver: driver) } })
+            suite.expectedContacts = contacts
+            let report = await suite.run()
+            print(json ? try report.json() : report.table())
+            if !report.ok { throw ExitCode.failure }
+        }
+    }
+}

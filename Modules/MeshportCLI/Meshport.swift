@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// The `meshport` command. Subcommand groups live in their own files; later front ends
+/// (chat, serve, scan, ...) are added to `subcommands` here.
+public struct Meshport: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "meshport",
+        abstract: "Toolkit and client for MeshCore companion radios.",
+        subcommands: [DB.self, Scan.self, Plugins.self, Conformance.self])
+
+    public init() {}
+
+    /// The executable's entry point: parses the command line and runs the chosen command.
+    /// (A top-level `Meshport.main()` call resolves to the synchronous overload, which
+    /// cannot run async subcommands.)
+    public static func start() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

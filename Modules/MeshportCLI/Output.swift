@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+
+/// Human output: aligned `label  value` lines; machine output: one JSON document.
+enum Output {
+    static func lines(_ rows: [(String, String)]) {
+        let width = rows.map(\.0.count).max() ?? 0
+        for (label, value) in rows {
+            print(label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+        }
+    }
+
+    /// Columns padded to their widest cell; the last column is not padded.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
+        for row in all {
+            let cells = row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+            print(cells.joined(separator: "  "))
+        }
+    }
+
+    static func json(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("meshport: error: \(message)\n".utf8))
+    }
+
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
+    static func seconds(_ s: Double) -> String { String(format: "%.3f s", s) }
+}
+
+/// Progress on stderr: one rewritten line on a terminal, a plain line per step otherwise
+/// (logs and pipes get no carriage returns).
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private let terminal = Output.stderrIsTerminal
+    private var lastPrinted: [String: Int] = [:]
+
+    func update(phase: String, done: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let percent = total == 0 ? 100 : done * 100 / total
+        if terminal {
+            FileHandle.standardError.write(Data("\r\(phase): \(done)/\(total) (\(percent)%)\u{1B}[K".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        } else if percent / 10 != lastPrinted[phase, default: -1] / 10 || done == total {
+            lastPrinted[phase] = percent
+            FileHandle.standardError.write(Data("\(phase): \(done)/\(total) (\(percent)%)\n".utf8))
+        }
+    }
+}
+
+/// Runs a command body and turns its failures into one line on stderr and exit status 1.
+func reportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        Output.error("\(error)")
+        throw ExitCode.failure
+    }
+}

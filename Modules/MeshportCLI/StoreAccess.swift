@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import MeshCodec
+import MeshStore
+
+extension DBOptions {
+    /// Opens the store as the flags say; a read-write open creates the folder it needs.
+    func open(durability: Durability = .full) throws -> MeshStore {
+        if !readOnly {
+            let folder = URL(fileURLWithPath: db).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot create \(folder): \(error.localizedDescription)")
+            }
+        }
+        return try MeshStore.open(at: db, options: StoreOptions(mode: readOnly ? .readOnly : .readWrite, durability: durability))
+    }
+
+    /// The radio a command works on: the one given by a key prefix, or the only one stored.
+    func radio(_ store: MeshStore, prefix: String?) throws -> StoredRadio {
+        let radios = try store.reader.radios()
+        if let prefix {
+            let matches = radios.filter { $0.publicKey.hex.hasPrefix(prefix.lowercased()) }
+            guard matches.count == 1 else {
+                throw CLIError(matches.isEmpty ? "no radio's key starts with \(prefix)" : "\(matches.count) radios' keys start with \(prefix); give more digits")
+            }
+            return matches[0]
+        }
+        guard radios.count == 1 else {
+            let list = radios.map { "\($0.publicKey.prefix(8).hex) \($0.name)" }.joined(separator: ", ")
+            throw CLIError(radios.isEmpty ? "\(db) holds no radio" : "\(db) holds \(radios.count) radios (\(list)); choose one with --radio")
+        }
+        return radios[0]
+    }
+}
+
+/// A failure the command reports in words (printed on stderr, exit status 1).
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,3 @@
+import MeshportCLI
+
+await Meshport.start()

@@ -1,0 +1,49 @@
+import Foundation
+import MeshportTestSupport
+import MeshCodec
+import MeshportCLI
+import Testing
+
+@testable import MeshStore
+
+/// Reliability: a child process ingests as fast as it can and is killed with SIGKILL after a
+/// random few milliseconds, 20 rounds on one file. After each kill the file passes
+/// integrity_check and holds every message the child had acknowledged (printed after its
+/// commit returned). Tools/Store/kill-rounds.sh runs 100 rounds.
+@Suite struct KillTests {
+    @Test(.timeLimit(.minutes(1))) func sigkillDuringIngest() throws {
+        let binary = try meshportBinary()
+        let dir = TempDir()
+        let radio = RadioID(publicKey: PublicKey(Array(repeating: 0x6B, count: 32))!)
+        var all: [(id: Int64, seq: Int)] = []
+        for round in 0..<20 {
+            let child = Process()
+            child.executableURL = binary
+            child.arguments = ["db", "ingest-test", "--db", dir.path(), "--start", "\(round * 1_000_000)"]
+            let out = Pipe()
+            child.standardOutput = out
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            let reader = PipeReader(out.fileHandleForReading)
+            let started = reader.waitForFirstLine(seconds: 30)
+            // Mid-ingest: a random few milliseconds after the first acknowledged commit.
+            usleep(UInt32.random(in: 1_000...25_000))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            try #require(started, "round \(round): the child acknowledged nothing")
+            #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child ended before the kill")
+            let acks = IngestAcks.parse(try reader.text())
+            #expect(!acks.isEmpty, "round \(round)")
+            all += acks
+
+            let store = try MeshStore.open(at: dir.path())
+            let report = try store.integrityCheck()
+            #expect(report.isOK, "round \(round): \(report.integrity) \(report.foreignKeyViolations)")
+            let missing = try IngestAcks.missing(acks, in: store, radio: radio)
+            #expect(missing.isEmpty, "round \(round): \(missing.count) acknowledged messages lost, first \(missing.first.map { "\($0)" } ?? "")")
+        }
+        let store = try MeshStore.open(at: dir.path())
+        #expect(try IngestAcks.missing(all, in: store, radio: radio).isEmpty)
+        #expect(all.count > 20)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// The `meshport` executable next to this test binary (`swift build` builds both).
+public func meshportBinary() throws -> URL {
+    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let binary = here.appendingPathComponent("meshport")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        throw ProcessFailure("no meshport executable at \(binary.path): run `swift build` first")
+    }
+    return binary
+}
+
+public struct ProcessFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Reads a pipe on its own thread until EOF, so the child never blocks on a full pipe.
+public final class PipeReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let firstLine = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            var signalled = false
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { data.append(chunk) }
+                if !signalled, chunk.contains(UInt8(ascii: "\n")) {
+                    signalled = true
+                    firstLine.signal()
+                }
+            }
+            if !signalled { firstLine.signal() }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the first complete line (or EOF); false on timeout.
+    public func waitForFirstLine(seconds: Double) -> Bool { firstLine.wait(timeout: .now() + seconds) == .success }
+
+    /// Everything read, after EOF.
+    public func text(seconds: Double = 20) throws -> String {
+        guard done.wait(timeout: .now() + seconds) == .success else { throw ProcessFailure("pipe not closed after \(seconds) s") }
+        return lock.withLock { String(decoding: data, as: UTF8.self) }
+    }
+}
+
+/// Runs `meshport` with `arguments` to completion: exit status, stdout and stderr.
+public func runMeshport(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = try meshportBinary()
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outReader = PipeReader(out.fileHandleForReading)
+    let errReader = PipeReader(err.fileHandleForReading)
+    process.waitUntilExit()
+    return (process.terminationStatus, try outReader.text(), try errReader.text())
+}
+
+/// Runs `meshport` to completion without holding a thread while it runs (for async tests
+/// whose peers live in this process): exit status, stdout and stderr.
+public func runMeshport(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = try meshportBinary()
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let exited = AsyncStream<Int32>.makeStream(of: Int32.self)
+    process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+    try process.run()
+    let outReader = PipeReader(out.fileHandleForReading)
+    let errReader = PipeReader(err.fileHandleForReading)
+    var status: Int32 = -1
+    for await s in exited.stream { status = s }
+    return (status, try outReader.text(), try errReader.text())
+}
+
+/// A temporary folder of its own per test (tests run in parallel), removed when released.
+public final class TempDir: Sendable {
+    public let url: URL
+
+    public init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("meshport-test-\(UUID().uuidString)")
+        // A test that cannot make its folder has nothing to test.
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            fatalError("cannot create \(url.path): \(error)")
+        }
+    }
+
+    deinit {
+        do { try FileManager.default.removeItem(at: url) } catch { print("leaving \(url.path): \(error)") }
+    }
+
+    public func path(_ name: String = "store.db") -> String { url.appendingPathComponent(name).path }
+}
+
