@@ -25,14 +25,28 @@ public struct SHA256 {
     }
 
     public mutating func update<C: Collection>(_ data: C) where C.Element == UInt8 {
-        for byte in data {
-            buffer.append(byte)
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        // Generic callers from other modules get an unspecialized copy of this function:
+        // hand the bytes to the non-generic path at once instead of iterating them here.
+        let done: Void? = data.withContiguousStorageIfAvailable { update(bytes: $0) }
+        if done == nil { Array(data).withUnsafeBufferPointer { update(bytes: $0) } }
+    }
+
+    private mutating func update(bytes: UnsafeBufferPointer<UInt8>) {
+        length &+= UInt64(bytes.count)
+        var rest = UnsafeRawBufferPointer(bytes)
+        if !buffer.isEmpty {
+            let take = min(64 - buffer.count, rest.count)
+            buffer.append(contentsOf: rest.prefix(take))
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(take))
+            guard buffer.count == 64 else { return }
+            buffer.withUnsafeBytes { compress($0) }
+            buffer.removeAll(keepingCapacity: true)
         }
-        length &+= UInt64(data.count)
+        while rest.count >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(64))
+        }
+        buffer.append(contentsOf: rest)
     }
 
     public mutating func finalize() -> [UInt8] {
@@ -41,33 +55,37 @@ public struct SHA256 {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(tail[start..<start + 64]) }
+        tail.withUnsafeBytes { all in
+            for start in stride(from: 0, to: all.count, by: 64) { compress(UnsafeRawBufferPointer(rebasing: all[start..<start + 64])) }
+        }
         return h.flatMap { v in [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
     }
 
-    private mutating func compress<C: Collection>(_ block: C) where C.Element == UInt8, C.Index == Int {
-        var w = [UInt32](repeating: 0, count: 64)
-        let base = block.startIndex
-        for i in 0..<16 {
-            let j = base + i * 4
-            w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
+    /// One 64-byte block; the message schedule lives on the stack.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+            }
+            for i in 16..<64 {
+                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+            Self.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                }
+            }
+            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ ch &+ Self.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
     }
 
     @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
