@@ -12,8 +12,10 @@ var targets: [Target] = [
     .target(
         name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI"],
         path: "Modules/MeshTransport", swiftSettings: strict),
+    // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
+    .target(name: "MeshSim", dependencies: ["MeshCodec"], path: "Modules/MeshSim", swiftSettings: strict),
     .target(
-        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport"],
+        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim"],
         path: "Modules/MeshConformance", swiftSettings: strict),
     .target(
         name: "MeshDriverKit", dependencies: ["MeshDriverABI", "MeshTransport"],
@@ -46,7 +48,10 @@ var targets: [Target] = [
         name: "MeshCodecTests", dependencies: ["MeshCodec"],
         path: "Tests/MeshCodecTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance", "MeshportTestSupport"],
+        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshConformance"],
+        path: "Tests/MeshSimTests", swiftSettings: strict),
+    .testTarget(
+        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance", "MeshSim", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
     // Helpers the test targets share: running the meshport executable, temporary folders.
     .target(name: "MeshportTestSupport", path: "Tests/Support", swiftSettings: strict),
@@ -59,7 +64,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),

@@ -6,7 +6,7 @@ public struct Meshport: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "meshport",
         abstract: "Toolkit and client for MeshCore companion radios.",
-        subcommands: [DB.self, Scan.self, Plugins.self, Conformance.self])
+        subcommands: [DB.self, Scan.self, Plugins.self, Conformance.self, Sim.self])
 
     public init() {}
 

@@ -1,6 +1,7 @@
 import Foundation
 import MeshConformance
 import MeshportTestSupport
+import MeshSim
 import Testing
 
 /// `meshport conformance URL --json` as CI and driver authors run it: a separate process
@@ -40,6 +41,28 @@ import Testing
         defer { pty.close() }
         let report = try await conformance(["serial://\(pty.slavePath)"])
         #expect(report.driver == "serial" && report.passed >= 15)
+    }
+
+    /// MeshSim as the far side: every check passes, protocol checks included.
+    @Test func meshSimOverTCP() async throws {
+        let radio = SimRadio(state: DefaultMesh.state(seed: 11))
+        let timers = Task { await radio.runTimers() }
+        defer { timers.cancel() }
+        let server = try TCPPeer(serve: simFrames(radio))
+        defer { server.stop() }
+        let report = try await conformance(["tcp://127.0.0.1:\(server.port)", "--contacts", "\(DefaultMesh.nodeCount)"])
+        #expect(report.passed == report.checks.count && report.passed >= 15)
+    }
+
+    @Test func meshSimOverPty() async throws {
+        let dir = TempDir()
+        let radio = SimRadio(state: DefaultMesh.state(seed: 12))
+        let timers = Task { await radio.runTimers() }
+        defer { timers.cancel() }
+        let pty = try PtyPeer(serve: simFrames(radio), linkPath: dir.path("sim"))
+        defer { pty.close() }
+        let report = try await conformance(["serial://\(pty.slavePath)", "--contacts", "\(DefaultMesh.nodeCount)"])
+        #expect(report.passed == report.checks.count && report.passed >= 15)
     }
 
     @Test func cExampleLoopback() async throws {

@@ -17,10 +17,54 @@ public func respondFrames(_ fd: Int32, ptyMaster: Bool, stopped: () -> Bool) -> 
 
 public typealias FramePeer = @Sendable (_ fd: Int32, _ ptyMaster: Bool, _ stopped: () -> Bool) -> Bool
 
+/// Writes to a peer's descriptor from the serving thread and from pushes on other threads:
+/// one write at a time, so frames never interleave, and nothing once the link is closed
+/// (the descriptor number may already belong to another link).
+public final class FrameWriter: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var closed = false
+
+    public init(_ fd: Int32) { self.fd = fd }
+
+    /// Writes all of `bytes`; false when the link is closed or the write fails.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        lock.withLock {
+            guard !closed else { return false }
+            var off = 0
+            while off < bytes.count {
+                let w = bytes[off...].withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if w <= 0 { return false }
+                off += w
+            }
+            return true
+        }
+    }
+
+    /// Frames `frame` for the app side and writes it (a push).
+    @discardableResult
+    public func writeFrame(_ frame: [UInt8]) -> Bool {
+        do {
+            return write(try FrameEncoder.encode(frame, direction: .fromRadio))
+        } catch {
+            FileHandle.standardError.write(Data("meshport peer: cannot frame a push: \(error)\n".utf8))
+            return false
+        }
+    }
+
+    /// No writes after this; waits for one in progress.
+    public func close() { lock.withLock { closed = true } }
+}
+
 /// Serves frames until EOF or a drop hook; returns true when the far side must drop the link.
 /// A pty master reads EIO while no slave is open: with `ptyMaster` that means wait, not stop.
+/// Pass `writer` when something else writes to the link too (pushes); it is closed on return.
 @discardableResult
-public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Bool = { false }, _ handle: ([UInt8]) -> MinimalResponder.Reply) -> Bool {
+public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Bool = { false }, writer: FrameWriter? = nil,
+                        _ handle: ([UInt8]) -> MinimalResponder.Reply) -> Bool {
+    let writer = writer ?? FrameWriter(fd)
+    defer { writer.close() }
     var decoder = FrameDecoder(direction: .toRadio)
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !stopped() {
@@ -53,12 +97,7 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
             FileHandle.standardError.write(Data("meshport peer: cannot frame a reply: \(unframable)\n".utf8))
             return false
         }
-        var off = 0
-        while off < out.count {
-            let w = out[off...].withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count) }
-            if w <= 0 { return false }
-            off += w
-        }
+        if !out.isEmpty, !writer.write(out) { return false }
         if drop { return true }
     }
     return false

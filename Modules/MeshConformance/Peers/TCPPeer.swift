@@ -15,26 +15,29 @@ public final class TCPPeer: @unchecked Sendable {
     private var client: Int32 = -1
     private var stopped = false
 
-    /// `serve` runs on its own thread for each client.
-    public init(serve: @escaping FramePeer) throws {
+    /// `serve` runs on its own thread for each client. `port` 0 lets the system choose.
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, serve: @escaping FramePeer) throws {
         self.serve = serve
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
+        addr.sin_port = port.bigEndian
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else {
+            close(fd)
+            throw PeerError("cannot listen on \(host): not an IPv4 address")
+        }
         let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
         guard bound == 0, listen(fd, 8) == 0 else {
             let e = errno
             close(fd)
-            throw PeerError("cannot listen on 127.0.0.1: \(String(cString: strerror(e)))")
+            throw PeerError("cannot listen on \(host):\(port): \(String(cString: strerror(e)))")
         }
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         listener = fd
-        port = Int(UInt16(bigEndian: addr.sin_port))
+        self.port = Int(UInt16(bigEndian: addr.sin_port))
         let t = Thread { [self] in acceptLoop() }
         thread = t
         t.start()

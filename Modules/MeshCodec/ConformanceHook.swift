@@ -1,6 +1,7 @@
 /// Test hooks a conformance far side understands. None is a companion command (those stop
 /// at 65), so a real radio answers them with ERR_CODE_UNSUPPORTED_CMD and the suite skips
-/// the checks that need them.
+/// the checks that need them. Defined here, with the codes, because both sides use them:
+/// the conformance suite sends them, MeshSim and the minimal responder answer them.
 public enum ConformanceHook {
     /// `7E payload...` is answered with the same frame: frames of any size, both ways.
     public static let echo: UInt8 = 0x7E

@@ -1,0 +1,74 @@
+import MeshCodec
+
+/// The built-in mesh of `meshport sim`: 20 nodes around one radio (17 companions, 2
+/// repeaters, 1 room server), all of them contacts, some messages already waiting and a
+/// few more arriving over the first minutes. Everything follows from the seed.
+public enum DefaultMesh {
+    public static let nodeCount = 20
+
+    static let names = ["Alder", "Birch", "Cedar", "Dune", "Ember", "Fjord", "Gale", "Heath", "Iris", "Juniper", "Kestrel",
+                        "Linden", "Moss", "Nettle", "Orchid", "Pine", "Quill", "Rowan", "Sorrel", "Thistle", "Umber", "Vale"]
+    static let center = Coordinates(latitude: 52.3702, longitude: 4.8952)
+
+    public static func state(seed: UInt64, limits: SimLimits = SimLimits()) -> SimRadioState {
+        var s = SimRadioState(seed: seed, limits: limits)
+        var rng = SimRNG(seed: seed)
+        s.name = "MeshSim \(SimIdentity.defaultName(s.publicKey).prefix(4))"
+        s.position = center
+
+        let repeaters = (0..<2).map { i in node(seed: seed, label: "repeater-\(i)", name: "Repeater \(["North", "South"][i])", type: .repeater, rng: &rng) }
+        let room = node(seed: seed, label: "room", name: "Town Square", type: .room, route: [repeaters[0].publicKey.bytes[0]], rng: &rng)
+        var chats: [SimNode] = []
+        var pool = names.shuffled(using: &rng)
+        for i in 0..<(nodeCount - 3) {
+            // A third zero-hop, the rest behind one or both repeaters.
+            let route: [UInt8] = switch i % 3 {
+            case 0: []
+            case 1: [repeaters[i % 2].publicKey.bytes[0]]
+            default: [repeaters[0].publicKey.bytes[0], repeaters[1].publicKey.bytes[0]]
+            }
+            let name = pool.popLast() ?? "Node \(i)"
+            chats.append(node(seed: seed, label: "chat-\(i)", name: name, type: .chat, route: route, rng: &rng))
+        }
+
+        // Companions first: the contact a client is likeliest to message comes first.
+        let all = chats + repeaters + [room]
+        for (i, n) in all.enumerated() {
+            s.nodes[n.publicKey] = n
+            let heard = SimRadioState.bootTime - UInt32(Int.random(in: 600...86_400 * 3, using: &rng))
+            // Every other contact has a known path (direct); the rest go flood until a path-return.
+            s.contacts.upsert(Contact(publicKey: n.publicKey, type: n.type, outPath: i % 2 == 0 ? n.path : .none, name: n.name,
+                                      lastAdvert: heard, position: n.position, lastModified: heard + 5))
+        }
+
+        // Waiting since before boot, so queued in the legacy format (no app had declared v3).
+        let t0 = SimRadioState.bootTime
+        for (i, n) in chats.prefix(3).enumerated() {
+            SimHandler.deliver(&s, .direct(from: n.publicKey, text: ["are you on tonight?", "signal is good here", "ping"][i],
+                                           sentAt: t0 - UInt32(3600 - i * 600)), at: .zero)
+        }
+        for i in 0..<4 {
+            let n = chats[(3 + i) % chats.count]
+            SimHandler.deliver(&s, .channel(index: 0, senderName: n.name, text: ["morning all", "anyone near the harbour?", "testing 1 2 3", "nice weather for range tests"][i],
+                                            sentAt: t0 - UInt32(1800 - i * 300), hops: n.hops), at: .zero)
+        }
+        _ = SimHandler.advance(&s, to: .zero)
+
+        // Arriving while a client may be connected: each one pushes MSG_WAITING.
+        for i in 0..<6 {
+            let n = chats[(7 + i) % chats.count]
+            SimHandler.deliver(&s, .channel(index: 0, senderName: n.name, text: "update \(i + 1) from \(n.name)", sentAt: t0 + UInt32(15 * (i + 1)), hops: n.hops),
+                               at: .seconds(15 * (i + 1)))
+        }
+        let dmFrom = chats[1]
+        SimHandler.deliver(&s, .direct(from: dmFrom.publicKey, text: "are you receiving me?", sentAt: t0 + 40), at: .seconds(40))
+        return s
+    }
+
+    private static func node(seed: UInt64, label: String, name: String, type: NodeType, route: [UInt8] = [], rng: inout SimRNG) -> SimNode {
+        let key = SimIdentity.publicKey(seed: seed, label: label)
+        let position = Coordinates(latitudeE6: center.latitudeE6 + Int32.random(in: -40_000...40_000, using: &rng),
+                                   longitudeE6: center.longitudeE6 + Int32.random(in: -60_000...60_000, using: &rng))
+        return SimNode(publicKey: key, name: name, type: type, position: position, route: route)
+    }
+}

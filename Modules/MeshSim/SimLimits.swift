@@ -1,0 +1,15 @@
+/// Build-time sizes of the simulated firmware (protocol.md §7, MyMesh.h defaults).
+public struct SimLimits: Hashable, Sendable {
+    /// `MAX_CONTACTS`: 100 in the default build.
+    public var maxContacts = 100
+    /// `MAX_GROUP_CHANNELS`: 8 on this simulated board.
+    public var channelSlots = 8
+    /// `OFFLINE_QUEUE_SIZE`: 16 in the default build.
+    public var offlineQueueSize = 16
+    /// `MAX_LORA_TX_POWER` of the board, dBm.
+    public var maxTxPower: Int8 = 20
+    /// `EXPECTED_ACK_TABLE_SIZE`: the last 8 sends can still be confirmed.
+    public var expectedAckTableSize = 8
+
+    public init() {}
+}

@@ -1,0 +1,37 @@
+import MeshCodec
+
+/// What the radio writes back for one received frame on a stream link.
+public struct SimLinkReply: Hashable, Sendable {
+    public var frames: [[UInt8]] = []
+    /// Raw bytes written before the frames (the garbage hook).
+    public var rawPrefix: [UInt8] = []
+    /// Write half of the first frame, then drop the link (the loss hook).
+    public var dropMidFrame = false
+
+    public init(frames: [[UInt8]] = [], rawPrefix: [UInt8] = [], dropMidFrame: Bool = false) {
+        self.frames = frames
+        self.rawPrefix = rawPrefix
+        self.dropMidFrame = dropMidFrame
+    }
+
+    /// The conformance hooks, answered as the minimal responder answers them; nil for any
+    /// other frame (protocol.md codes stop at 65, the hooks are 0x7C-0x7E).
+    static func hook(_ frame: [UInt8]) -> SimLinkReply? {
+        switch frame.first {
+        case ConformanceHook.echo: SimLinkReply(frames: [frame])
+        case ConformanceHook.garbageThenEcho: SimLinkReply(frames: [frame], rawPrefix: ConformanceHook.garbage)
+        case ConformanceHook.dropMidFrame: SimLinkReply(frames: [[ConformanceHook.echo] + [UInt8](repeating: 0xEE, count: 40)], dropMidFrame: true)
+        default: nil
+        }
+    }
+}
+
+extension SimHandler {
+    /// The firmware's answer to a frame MeshCodec cannot decode as a command: a known code
+    /// whose length or sub-byte checks fail falls through to UNSUPPORTED_CMD, except
+    /// GET_STATS with an unknown type, which it answers ILLEGAL_ARG (§3.1).
+    static func undecodable(_ frame: [UInt8]) -> RadioFrame {
+        if frame.count >= 2, frame[0] == CommandCode.getStats.rawValue { return error(.illegalArgument) }
+        return error(.unsupportedCommand)
+    }
+}

@@ -1,0 +1,98 @@
+import MeshCodec
+
+/// One simulated companion radio: owns its state, its seeded randomness (inside the state)
+/// and its sense of time (an injected clock). A link attaches as a push sink; one at a time,
+/// a new one replaces the old, as the firmware's TCP server does.
+public actor SimRadio {
+    public typealias PushSink = @Sendable (_ frame: [UInt8]) -> Void
+
+    public private(set) var state: SimRadioState
+    private let clock: any SimClock
+    private var sink: PushSink?
+    private var link = 0
+    /// Frames the simulation built but could not encode: its own bugs, kept for tests and logs.
+    public private(set) var problems: [String] = []
+
+    public init(state: SimRadioState, clock: any SimClock = SystemSimClock()) {
+        self.state = state
+        self.clock = clock
+    }
+
+    public var now: Duration { clock.elapsed }
+
+    /// Attaches a link; pushes go to `sink` until another link attaches. Returns the link's id.
+    public func connect(_ sink: @escaping PushSink) -> Int {
+        link += 1
+        self.sink = sink
+        return link
+    }
+
+    /// Detaches link `id` unless a newer link has replaced it already.
+    public func disconnect(_ id: Int) {
+        if id == link { sink = nil }
+    }
+
+    public var isConnected: Bool { sink != nil }
+
+    /// A frame from the link: the frames to write back (hooks included).
+    public func receive(_ frame: [UInt8]) -> SimLinkReply {
+        tick()
+        guard !frame.isEmpty else { return SimLinkReply() }
+        if let hook = SimLinkReply.hook(frame) { return hook }
+        let out: [RadioFrame]
+        do {
+            out = SimHandler.handle(&state, try Command(decoding: frame), now: clock.elapsed)
+        } catch {
+            out = [SimHandler.undecodable(frame)]
+        }
+        return SimLinkReply(frames: out.compactMap(encode))
+    }
+
+    /// A typed command, for in-process use: the frames the radio answers with.
+    public func handle(_ command: Command) -> [RadioFrame] {
+        tick()
+        return SimHandler.handle(&state, command, now: clock.elapsed)
+    }
+
+    /// Delivers what is due by now. Pushes need a connected link; without one they are
+    /// dropped as the firmware drops them, while queued messages stay queued (§11 #18).
+    public func tick() {
+        let pushes = SimHandler.advance(&state, to: clock.elapsed)
+        guard let sink else { return }
+        for p in pushes {
+            if let bytes = encode(p) { sink(bytes) }
+        }
+    }
+
+    /// Schedules `message` to arrive `after` from now.
+    public func deliver(_ message: IncomingMessage, after: Duration = .zero) {
+        SimHandler.deliver(&state, message, at: clock.elapsed + after)
+        tick()
+    }
+
+    /// When the next scheduled event is due, measured on the radio's clock.
+    public var nextDue: Duration? { SimHandler.nextDue(state) }
+
+    /// Runs scheduled events in real time until cancelled (for a radio on `SystemSimClock`).
+    public func runTimers() async {
+        while !Task.isCancelled {
+            tick()
+            let idle = Duration.milliseconds(250)
+            let wait = nextDue.map { $0 - clock.elapsed } ?? idle
+            do {
+                try await Task.sleep(for: min(max(wait, .milliseconds(1)), idle))
+            } catch {
+                return   // cancelled: the radio is shutting down
+            }
+        }
+    }
+
+    private func encode(_ frame: RadioFrame) -> [UInt8]? {
+        do {
+            return try frame.encode()
+        } catch {
+            problems.append("cannot encode \(frame.name): \(error)")
+            return nil
+        }
+    }
+}

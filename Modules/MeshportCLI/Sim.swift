@@ -1,0 +1,88 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import MeshConformance
+import MeshSim
+import MeshTransport
+
+/// `meshport sim`: a simulated companion radio (MeshSim) with its default mesh, served over
+/// TCP or a pseudo-terminal until SIGINT or SIGTERM.
+struct Sim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Run a simulated companion radio (MeshSim).",
+        discussion: """
+            Serves one radio over TCP (one client at a time; a new client replaces the old, as the \
+            firmware does) or over a pseudo-terminal whose path is printed. The mesh around it \
+            follows from --seed. Runs until interrupted.
+            """)
+
+    @Option(help: ArgumentHelp("Where to listen, tcp://HOST:PORT (port 0: any free port).", valueName: "url"))
+    var listen: String?
+
+    @Flag(help: "Serve over a pseudo-terminal instead of TCP.") var pty = false
+
+    @Option(help: ArgumentHelp("With --pty: keep a symlink here pointing at the current pseudo-terminal (a new one replaces it when the link is dropped, as a replugged device gets a new node).",
+                               valueName: "path"))
+    var ptyLink: String?
+
+    @Option(help: "Seed of the simulated mesh (same seed, same mesh).") var seed: UInt64 = 1
+
+    func validate() throws {
+        if pty, listen != nil { throw ValidationError("--listen and --pty exclude each other") }
+        if ptyLink != nil, !pty { throw ValidationError("--pty-link needs --pty") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let radio = SimRadio(state: DefaultMesh.state(seed: seed))
+            let timers = Task { await radio.runTimers() }
+            defer { timers.cancel() }
+            let stop: () -> Void
+            if pty {
+                let peer = try PtyPeer(serve: simFrames(radio), linkPath: ptyLink)
+                stop = { peer.close() }
+                Self.announce("serving on \(peer.slavePath) (serial://\(peer.slavePath))")
+            } else {
+                let (host, port) = try Self.tcpAddress(listen ?? "tcp://127.0.0.1:5000")
+                let peer = try TCPPeer(host: host, port: port, serve: simFrames(radio))
+                stop = { peer.stop() }
+                Self.announce("listening on tcp://\(host):\(peer.port)")
+            }
+            let signal = await Self.waitForTermination()
+            stop()
+            FileHandle.standardError.write(Data("meshport sim: stopped by \(signal)\n".utf8))
+        }
+    }
+
+    /// One line on stdout, unbuffered: scripts and tests wait for it to connect.
+    static func announce(_ line: String) {
+        FileHandle.standardOutput.write(Data("meshport sim: \(line)\n".utf8))
+    }
+
+    /// `tcp://HOST:PORT` with a numeric IPv4 host and a port 0-65535.
+    static func tcpAddress(_ text: String) throws -> (String, UInt16) {
+        guard text.hasPrefix("tcp://") else { throw ValidationError("--listen must be tcp://HOST:PORT, not \"\(text)\"") }
+        let rest = text.dropFirst("tcp://".count)
+        guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]), colon != rest.startIndex else {
+            throw ValidationError("--listen \"\(text)\": expected tcp://HOST:PORT with a port 0-65535")
+        }
+        return (String(rest[..<colon]), port)
+    }
+
+    /// Waits for SIGINT or SIGTERM; returns its name.
+    static func waitForTermination() async -> String {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        var sources: [DispatchSourceSignal] = []
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)   // handled by the dispatch source instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        for await name in stream { return name }
+        return "end of signal stream"
+    }
+}
