@@ -99,11 +99,33 @@ public struct ConformanceSuite: Sendable {
         throw Failure("opening \(t.url) succeeded")
     }
 
+    /// A device that dropped its link may take a moment to come back (a USB radio is
+    /// re-enumerated, a pty is made again): opening is retried for up to 5 s while the
+    /// device is missing or refuses, as a client reconnecting after an unplug does.
     private func reconnect() async throws -> String {
-        let s = Session(suite: self)
-        defer { Task { await s.close() } }
-        _ = try await s.probe()
-        return "echo answered on a new link"
+        let deadline = ContinuousClock.now + .seconds(5)
+        var attempts = 0
+        while true {
+            attempts += 1
+            let s = Session(suite: self)
+            do {
+                _ = try await s.probe()
+                await s.close()
+                return "echo answered on a new link" + (attempts > 1 ? " (attempt \(attempts))" : "")
+            } catch let error as TransportError {
+                await s.close()
+                switch error {
+                case .notFound, .refused, .linkLost, .busy:
+                    guard ContinuousClock.now < deadline else { throw error }
+                    try await Task.sleep(for: .milliseconds(100))
+                default:
+                    throw error
+                }
+            } catch {
+                await s.close()
+                throw error
+            }
+        }
     }
 }
 

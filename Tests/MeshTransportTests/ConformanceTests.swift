@@ -38,7 +38,8 @@ import Testing
     @Test func serialOverPty() async throws {
         let dir = TempDir()
         let pty = try PtyPeer(serve: respondFrames, linkPath: dir.path("radio"))
-        defer { pty.close() }
+        // The folder must outlive the run: each simulated replug makes the link again.
+        defer { pty.close(); withExtendedLifetime(dir) {} }
         let report = try await conformance(["serial://\(pty.slavePath)"])
         #expect(report.driver == "serial" && report.passed >= 15)
     }
@@ -60,7 +61,7 @@ import Testing
         let timers = Task { await radio.runTimers() }
         defer { timers.cancel() }
         let pty = try PtyPeer(serve: simFrames(radio), linkPath: dir.path("sim"))
-        defer { pty.close() }
+        defer { pty.close(); withExtendedLifetime(dir) {} }
         let report = try await conformance(["serial://\(pty.slavePath)", "--contacts", "\(DefaultMesh.nodeCount)"])
         #expect(report.passed == report.checks.count && report.passed >= 15)
     }
