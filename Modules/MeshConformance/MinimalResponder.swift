@@ -1,24 +1,14 @@
 import MeshCodec
+import MeshSim
 
 /// The far side of the link checks before MeshSim exists: a tiny radio built on MeshCodec's
 /// radio side. It answers the conformance hooks and a companion session's essentials
 /// (APP_START, DEVICE_QUERY, contacts, message drain, a DM with its ACK); anything else
 /// gets ERR_CODE_UNSUPPORTED_CMD, as the firmware answers unknown commands.
 public struct MinimalResponder: Sendable {
-    /// What a stream far side writes, then whether it drops the link.
-    public struct Reply: Sendable {
-        public var frames: [[UInt8]] = []
-        /// Raw bytes written before the frames (garbage hook).
-        public var rawPrefix: [UInt8] = []
-        /// Write half of a frame, then close (loss hook).
-        public var dropMidFrame = false
-
-        public init(frames: [[UInt8]] = [], rawPrefix: [UInt8] = [], dropMidFrame: Bool = false) {
-            self.frames = frames
-            self.rawPrefix = rawPrefix
-            self.dropMidFrame = dropMidFrame
-        }
-    }
+    /// What a stream far side writes, then whether it drops the link (MeshSim's type: one
+    /// definition for both far sides).
+    public typealias Reply = SimLinkReply
 
     public var contacts: [Contact]
     public var queuedMessages: [Response]
@@ -44,13 +34,8 @@ public struct MinimalResponder: Sendable {
     }
 
     public mutating func answer(_ frame: [UInt8]) -> Reply {
-        guard let code = frame.first else { return Reply() }
-        switch code {
-        case ConformanceHook.echo: return Reply(frames: [frame])
-        case ConformanceHook.garbageThenEcho: return Reply(frames: [frame], rawPrefix: ConformanceHook.garbage)
-        case ConformanceHook.dropMidFrame: return Reply(frames: [[ConformanceHook.echo] + [UInt8](repeating: 0xEE, count: 40)], dropMidFrame: true)
-        default: break
-        }
+        guard !frame.isEmpty else { return Reply() }
+        if let hook = SimLinkReply.hook(frame) { return hook }
         let responses: [RadioFrame]
         do {
             responses = respond(to: try Command(decoding: frame))

@@ -16,7 +16,7 @@ public struct SimLinkReply: Hashable, Sendable {
 
     /// The conformance hooks, answered as the minimal responder answers them; nil for any
     /// other frame (protocol.md codes stop at 65, the hooks are 0x7C-0x7E).
-    static func hook(_ frame: [UInt8]) -> SimLinkReply? {
+    public static func hook(_ frame: [UInt8]) -> SimLinkReply? {
         switch frame.first {
         case ConformanceHook.echo: SimLinkReply(frames: [frame])
         case ConformanceHook.garbageThenEcho: SimLinkReply(frames: [frame], rawPrefix: ConformanceHook.garbage)
