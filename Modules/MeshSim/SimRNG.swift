@@ -1,15 +1,5 @@
-/// SplitMix64: a small, fast generator whose whole state is one word, so a simulation is
-/// reproducible from its seed and the generator can live inside a value-type state.
-public struct SimRNG: RandomNumberGenerator, Hashable, Sendable {
-    private var state: UInt64
+import MeshCodec
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The simulation's generator: one word of state, so a run reproduces from its seed and the
+/// generator lives inside the value-type state.
+public typealias SimRNG = SplitMix64

@@ -4,18 +4,11 @@ import MeshCodec
 /// Deterministic synthetic radio data for the seed harness, benchmarks and tests: the same
 /// seed gives the same keys and texts on every run.
 public struct SyntheticData: Sendable {
-    private var state: UInt64
+    private var rng: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    /// SplitMix64: small, fast, and good enough for test data.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { rng.next() }
 
     public mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     public mutating func double(_ range: ClosedRange<Double>) -> Double {
