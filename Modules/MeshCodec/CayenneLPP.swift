@@ -11,7 +11,7 @@ public struct LPPType: Hashable, Sendable {
 
     public var size: Int { componentSize * scales.count }
 
-    static let all: [LPPType] = [
+    public static let all: [LPPType] = [
         LPPType(code: 0, name: "digital_input", componentSize: 1, signed: false, scales: [1]),
         LPPType(code: 1, name: "digital_output", componentSize: 1, signed: false, scales: [1]),
         LPPType(code: 2, name: "analog_input", componentSize: 2, signed: true, scales: [100]),

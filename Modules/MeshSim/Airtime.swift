@@ -28,3 +28,12 @@ enum Airtime {
     /// SEND_TIMEOUT_BASE_MILLIS + (DIRECT_SEND_PERHOP_FACTOR × airtime + 250) × (hops + 1).
     static func directTimeout(airtime: Double, hops: Int) -> UInt32 { UInt32(500 + (6 * airtime + 250) * Double(hops + 1)) }
 }
+
+extension Airtime {
+    /// An encrypted request datagram: header, path_len, path, dest and source hashes, MAC,
+    /// then the body padded to the cipher block.
+    static func requestBytes(bodyBytes: Int, pathBytes: Int) -> Int { 2 + pathBytes + 2 + 2 + (bodyBytes + 15) / 16 * 16 }
+
+    /// An anonymous request (logins): the sender's whole public key instead of its hash.
+    static func anonRequestBytes(bodyBytes: Int, pathBytes: Int) -> Int { 2 + pathBytes + 1 + 32 + 2 + (bodyBytes + 15) / 16 * 16 }
+}

@@ -41,4 +41,9 @@ public struct ContactTable: Hashable, Sendable {
         change(&contacts[i])
         return true
     }
+
+    /// "Overwrite oldest": the non-favourite contact with the oldest lastmod.
+    func oldestEvictable() -> PublicKey? {
+        contacts.filter { !$0.flags.contains(.favourite) }.min { $0.lastModified < $1.lastModified }?.publicKey
+    }
 }

@@ -1,14 +1,17 @@
 import MeshCodec
 
-/// The built-in mesh of `meshport sim`: 20 nodes around one radio (17 companions, 2
-/// repeaters, 1 room server), all of them contacts, some messages already waiting and a
-/// few more arriving over the first minutes. Everything follows from the seed.
+/// The built-in mesh of `meshport sim`: 20 contacts around one radio (16 companions, 2
+/// repeaters, 1 room server, 1 sensor), some messages already waiting, chatter on the Public
+/// channel every few seconds, and 2 newcomers whose adverts arrive in the first minute.
+/// Everything follows from the seed.
 public enum DefaultMesh {
     public static let nodeCount = 20
+    /// Login passwords: the firmware's defaults.
+    public static let adminPassword = "password", roomPassword = "hello"
 
     static let names = ["Alder", "Birch", "Cedar", "Dune", "Ember", "Fjord", "Gale", "Heath", "Iris", "Juniper", "Kestrel",
                         "Linden", "Moss", "Nettle", "Orchid", "Pine", "Quill", "Rowan", "Sorrel", "Thistle", "Umber", "Vale"]
-    static let center = Coordinates(latitude: 52.3702, longitude: 4.8952)
+    public static let center = Coordinates(latitude: 52.3702, longitude: 4.8952)
 
     public static func state(seed: UInt64, limits: SimLimits = SimLimits()) -> SimRadioState {
         var s = SimRadioState(seed: seed, limits: limits)
@@ -17,10 +20,14 @@ public enum DefaultMesh {
         s.position = center
 
         let repeaters = (0..<2).map { i in node(seed: seed, label: "repeater-\(i)", name: "Repeater \(["North", "South"][i])", type: .repeater, rng: &rng) }
-        let room = node(seed: seed, label: "room", name: "Town Square", type: .room, route: [repeaters[0].publicKey.bytes[0]], rng: &rng)
+        var room = node(seed: seed, label: "room", name: "Town Square", type: .room, route: [repeaters[0].publicKey.bytes[0]], rng: &rng)
+        var sensor = node(seed: seed, label: "sensor", name: "Weather Station", type: .sensor, route: [repeaters[1].publicKey.bytes[0]], rng: &rng)
+        sensor.sensors = [LPPRecord(channel: 2, type: .temperature, values: [12.5]), LPPRecord(channel: 2, type: .humidity, values: [81]),
+                          LPPRecord(channel: 2, type: .barometer, values: [1013.2]),
+                          LPPRecord(channel: 2, type: .gps, values: [sensor.position.latitude, sensor.position.longitude, 4])]
         var chats: [SimNode] = []
         var pool = names.shuffled(using: &rng)
-        for i in 0..<(nodeCount - 3) {
+        for i in 0..<(nodeCount - 4) {
             // A third zero-hop, the rest behind one or both repeaters.
             let route: [UInt8] = switch i % 3 {
             case 0: []
@@ -32,7 +39,11 @@ public enum DefaultMesh {
         }
 
         // Companions first: the contact a client is likeliest to message comes first.
-        let all = chats + repeaters + [room]
+        room.server?.posts = [("Welcome to Town Square", 0), ("market moved to Saturday", 3), ("lost dog near the bridge, brown, answers to Max", 5)]
+            .enumerated().map { i, post in
+                RoomPost(author: chats[post.1].publicKey, text: post.0, postedAt: SimRadioState.bootTime - UInt32(86_400 - i * 7200))
+            }
+        let all = chats + repeaters + [room, sensor]
         for (i, n) in all.enumerated() {
             s.nodes[n.publicKey] = n
             let heard = SimRadioState.bootTime - UInt32(Int.random(in: 600...86_400 * 3, using: &rng))
@@ -55,13 +66,15 @@ public enum DefaultMesh {
         _ = SimHandler.advance(&s, to: .zero)
 
         // Arriving while a client may be connected: each one pushes MSG_WAITING.
-        for i in 0..<6 {
-            let n = chats[(7 + i) % chats.count]
-            SimHandler.deliver(&s, .channel(index: 0, senderName: n.name, text: "update \(i + 1) from \(n.name)", sentAt: t0 + UInt32(15 * (i + 1)), hops: n.hops),
-                               at: .seconds(15 * (i + 1)))
-        }
+        SimHandler.startChatter(&s, at: .seconds(15))
         let dmFrom = chats[1]
         SimHandler.deliver(&s, .direct(from: dmFrom.publicKey, text: "are you receiving me?", sentAt: t0 + 40), at: .seconds(40))
+        // Two nodes nobody has heard yet advertise: auto-added (ADVERT push) in the default mode.
+        for (i, name) in ["Newcomer Wren", "Newcomer Yarrow"].enumerated() {
+            let n = node(seed: seed, label: "newcomer-\(i)", name: name, type: .chat, route: [repeaters[i].publicKey.bytes[0]], rng: &rng)
+            s.nodes[n.publicKey] = n
+            SimHandler.schedule(&s, ScheduledEvent(due: .seconds(25 + 30 * i), kind: .advertArrives(from: n.publicKey, timestamp: t0 + UInt32(25 + 30 * i))))
+        }
         return s
     }
 

@@ -44,82 +44,9 @@ extension SimHandler {
         return [ok]
     }
 
-    private static func countSent(_ s: inout SimRadioState, flood: Bool, airtime: Double) {
+    static func countSent(_ s: inout SimRadioState, flood: Bool, airtime: Double) {
         s.stats.sent += 1
         if flood { s.stats.sentFlood += 1 } else { s.stats.sentDirect += 1 }
         s.stats.txAirtimeMs += airtime
-    }
-
-    /// Queues `message` to arrive at `at`.
-    public static func deliver(_ s: inout SimRadioState, _ message: IncomingMessage, at: Duration) {
-        schedule(&s, ScheduledEvent(due: at, kind: .messageArrives(message)))
-    }
-
-    static func schedule(_ s: inout SimRadioState, _ event: ScheduledEvent) {
-        // After every event due at the same time or earlier: equal times keep their order.
-        let i = s.scheduled.firstIndex { $0.due > event.due } ?? s.scheduled.count
-        s.scheduled.insert(event, at: i)
-    }
-
-    /// When the next scheduled event is due, if any.
-    public static func nextDue(_ s: SimRadioState) -> Duration? { s.scheduled.first?.due }
-
-    /// Runs every event due by `now`, in order: the pushes they cause.
-    public static func advance(_ s: inout SimRadioState, to now: Duration) -> [RadioFrame] {
-        var out: [RadioFrame] = []
-        while let first = s.scheduled.first, first.due <= now {
-            s.scheduled.removeFirst()
-            switch first.kind {
-            case let .ackArrives(code, from, viaFlood):
-                out += ackArrived(&s, code, from: from, viaFlood: viaFlood, at: first.due)
-            case let .messageArrives(message):
-                out += messageArrived(&s, message, at: first.due)
-            }
-        }
-        return out
-    }
-
-    private static func ackArrived(_ s: inout SimRadioState, _ code: AckCode, from key: PublicKey, viaFlood: Bool, at: Duration) -> [RadioFrame] {
-        s.stats.received += 1
-        if viaFlood { s.stats.receivedFlood += 1 } else { s.stats.receivedDirect += 1 }
-        var out: [RadioFrame] = []
-        // A flood DM is answered by a path-return carrying the ACK: later DMs go direct (§14).
-        if viaFlood, let node = s.nodes[key] {
-            let stamp = s.deviceTime(at: at)
-            if s.contacts.update(key, { $0.outPath = node.path; $0.lastModified = stamp }) { out.append(.push(.pathUpdated(key))) }
-        }
-        // Only the first matching ACK is reported; the table forgets older sends.
-        guard let i = s.expectedAcks.firstIndex(where: { $0.code == code }) else { return out }
-        let sent = s.expectedAcks.remove(at: i)
-        out.append(.push(.sendConfirmed(ackCode: code, roundTripMs: UInt32(truncatingIfNeeded: (at - sent.sentAt).milliseconds))))
-        return out
-    }
-
-    private static func messageArrived(_ s: inout SimRadioState, _ message: IncomingMessage, at: Duration) -> [RadioFrame] {
-        s.stats.received += 1
-        let response: Response
-        switch message {
-        case let .direct(from, text, sentAt, snr):
-            // A DM from a node that is not a contact cannot be decrypted and is lost (§7.2).
-            guard let contact = s.contacts.contact(from) else { return [] }
-            let hops = s.nodes[from]?.hops ?? 0
-            let arrivedDirect = !contact.outPath.length.isNone
-            if arrivedDirect { s.stats.receivedDirect += 1 } else { s.stats.receivedFlood += 1 }
-            response = .contactMessage(ContactMessage(format: s.messageFormat, snrX4: snr, senderPrefix: from.prefix(),
-                                                      pathLength: arrivedDirect ? .none : PathLength(hops: hops) ?? .none,
-                                                      senderTimestamp: sentAt, text: text))
-        case let .channel(index, sender, text, sentAt, hops, snr):
-            guard Int(index) < s.channels.count, !s.channels[Int(index)].isEmpty else { return [] }
-            s.stats.receivedFlood += 1
-            response = .channelMessage(ChannelMessage(format: s.messageFormat, snrX4: snr, channelIndex: index,
-                                                      pathLength: PathLength(hops: hops) ?? .none, senderTimestamp: sentAt, text: "\(sender): \(text)"))
-        }
-        s.stats.lastSNRx4 = {
-            switch message {
-            case let .direct(_, _, _, snr), let .channel(_, _, _, _, _, snr): snr
-            }
-        }()
-        s.offlineQueue.push(response)
-        return [.push(.messageWaiting)]
     }
 }

@@ -65,8 +65,33 @@ public enum SimHandler {
                                                                    storageTotalKiB: 484)))]
         case let .getStats(type):
             return [.response(.stats(stats(state, type, now: now)))]
+        case let .sendLogin(key, password):
+            return sendLogin(&state, key, password: password, now: now)
+        case let .sendStatusRequest(key):
+            let request = typedRequest(&state, SimServerLogic.status)
+            return sendRequest(&state, key, request, pending: { _ in .status(prefix: Array(key.bytes.prefix(4))) }, now: now)
+        case let .sendTelemetryRequest(key?, _):
+            return sendRequest(&state, key, typedRequest(&state, SimServerLogic.telemetry), pending: { .telemetry(tag: $0) }, now: now)
+        case .sendTelemetryRequest(nil, _):
+            return selfTelemetry(&state)
+        case let .sendBinaryRequest(key, data):
+            return sendRequest(&state, key, data, pending: { .binary(tag: $0) }, now: now)
+        case let .sendAnonRequest(key, data):
+            return sendAnonRequest(&state, key, data: data, now: now)
+        case let .sendPathDiscoveryRequest(key):
+            return sendPathDiscovery(&state, key, now: now)
+        case let .sendTracePath(trace):
+            return sendTrace(&state, trace, now: now)
+        case .hasConnection:
+            // v1.17.1 servers recommend no keep-alive at login, so the radio never holds a connection.
+            return [error(.notFound)]
+        case .logout:
+            return [ok]
+        case let .getAdvertPath(key, _):
+            return advertPath(state, key)
         default:
-            // Not simulated yet: answered as the firmware answers a command it does not know.
+            if let answer = settings(&state, command) { return answer }
+            // Not simulated: answered as the firmware answers a command it does not know.
             return [error(.unsupportedCommand)]
         }
     }
@@ -75,7 +100,9 @@ public enum SimHandler {
     static func error(_ e: RadioError) -> RadioFrame { .response(.error(e)) }
 
     static func selfInfo(_ s: SimRadioState) -> SelfInfo {
-        SelfInfo(txPower: s.txPower, maxTxPower: s.limits.maxTxPower, publicKey: s.publicKey, position: s.position, radio: s.radio, name: s.name)
+        SelfInfo(txPower: s.txPower, maxTxPower: s.limits.maxTxPower, publicKey: s.publicKey, position: s.position,
+                 multiAcks: s.prefs.multiAcks, advertLocationPolicy: s.prefs.advertLocationPolicy, telemetryModes: s.prefs.telemetryModes,
+                 manualAddContacts: s.prefs.manualAddContacts, radio: s.radio, name: s.name)
     }
 
     static func deviceInfo(_ s: SimRadioState) -> DeviceInfo {

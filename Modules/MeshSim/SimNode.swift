@@ -9,17 +9,34 @@ public struct SimNode: Hashable, Sendable {
     public var position: Coordinates
     /// Hop hashes of the repeaters between the radio and this node (empty: zero-hop).
     public var route: [UInt8]
+    /// Repeaters, room servers and sensors: logins and requests (nil: a chat companion).
+    public var server: SimServer?
+    /// Sensor readings it reports to a telemetry request, after its battery voltage.
+    public var sensors: [LPPRecord]
+    /// Battery, reported by status and telemetry.
+    public var batteryMillivolts: UInt16
+    /// Chat companions answer telemetry only when their owner allowed it (mode 0 refuses,
+    /// the firmware's default); servers always answer a logged-in client.
+    public var answersTelemetry: Bool
 
-    public init(publicKey: PublicKey, name: String, type: NodeType, position: Coordinates = .zero, route: [UInt8] = []) {
+    public init(publicKey: PublicKey, name: String, type: NodeType, position: Coordinates = .zero, route: [UInt8] = [],
+                server: SimServer? = nil, sensors: [LPPRecord] = [], batteryMillivolts: UInt16 = 3950, answersTelemetry: Bool = false) {
         self.publicKey = publicKey
         self.name = name
         self.type = type
         self.position = position
         self.route = route
+        self.server = server ?? SimServer.defaults(for: type)
+        self.sensors = sensors
+        self.batteryMillivolts = batteryMillivolts
+        self.answersTelemetry = answersTelemetry
     }
 
     public var hops: Int { route.count }
 
     /// The path a path-return teaches the radio: the route with 1-byte hop hashes.
     var path: Path { Path(length: PathLength(hops: min(route.count, 63)) ?? .none, bytes: Array(route.prefix(63))) }
+
+    /// The path its answers travel back on: the route reversed.
+    var returnPath: Path { Path(length: path.length, bytes: path.bytes.reversed()) }
 }

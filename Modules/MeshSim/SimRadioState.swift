@@ -12,6 +12,7 @@ public struct SimRadioState: Hashable, Sendable {
     public var txPower: Int8
     public var position: Coordinates = .zero
     public var blePin: UInt32 = 0
+    public var prefs = SimPrefs()
     public var batteryMillivolts: UInt16 = 4100
     public var contacts: ContactTable
     public var channels: [ChannelInfo]
@@ -28,6 +29,20 @@ public struct SimRadioState: Hashable, Sendable {
     var expectedAcks: [ExpectedAck] = []
     /// Things that happen later: ACKs arriving, messages coming in.
     var scheduled: [ScheduledEvent] = []
+    /// The one remote request whose answer the radio still waits for (protocol.md §7.5).
+    var pending: PendingRequest?
+    /// The radio's entry in each server's access list (kept by the servers).
+    var sessions: [PublicKey: SimSession] = [:]
+    /// Per room server: the newest post the radio has (sent with the next login).
+    var roomSyncSince: [PublicKey: UInt32] = [:]
+    /// Recently heard adverts and the paths they came by (GET_ADVERT_PATH).
+    var advertPaths: [HeardAdvert] = []
+    /// The last value `uniqueTime` gave out.
+    var lastUnique: UInt32 = 0
+    /// Things the simulation could not do (its own bugs), kept for tests and logs.
+    public internal(set) var problems: [String] = []
+    /// Chance that one hop loses a packet (0: an ideal air).
+    public var lossPerHop = 0.0
 
     /// The firmware's clock without an RTC starts here (protocol.md §14).
     public static let bootTime: UInt32 = 1_715_770_351
@@ -61,6 +76,13 @@ public struct SimRadioState: Hashable, Sendable {
         return true
     }
 
+    /// The firmware's `getCurrentTimeUnique`: the clock, but never the same value twice.
+    mutating func uniqueTime(at now: Duration) -> UInt32 {
+        let t = deviceTime(at: now)
+        lastUnique = t > lastUnique ? t : lastUnique &+ 1
+        return lastUnique
+    }
+
     /// Message frames take the format the app declared when they are queued (protocol.md §7.1).
     var messageFormat: MessageFormat { appTargetVersion >= 3 ? .v3 : .legacy }
 }
@@ -79,6 +101,17 @@ struct ScheduledEvent: Hashable, Sendable {
         case ackArrives(AckCode, from: PublicKey, viaFlood: Bool)
         /// A DM or channel message arrives and is queued.
         case messageArrives(IncomingMessage)
+        /// A server's or node's answer to a request: its reply bytes (tag first). It came as a
+        /// path-return when the request went flood.
+        case replyArrives(from: PublicKey, data: [UInt8], viaFlood: Bool)
+        /// A node's advert is heard (its own clock in `timestamp`).
+        case advertArrives(from: PublicKey, timestamp: UInt32)
+        /// The default mesh's background channel chatter; each one schedules the next.
+        case chatter
+        /// The path-return a path discovery asked for.
+        case discoveryArrives(from: PublicKey, tag: UInt32, outPath: Path, inPath: Path)
+        /// A trace came back along its path.
+        case traceArrives(TraceData)
     }
 
     var due: Duration
@@ -89,4 +122,17 @@ struct ScheduledEvent: Hashable, Sendable {
 public enum IncomingMessage: Hashable, Sendable {
     case direct(from: PublicKey, text: String, sentAt: UInt32, snrX4: Int8 = 24)
     case channel(index: UInt8, senderName: String, text: String, sentAt: UInt32, hops: Int, snrX4: Int8 = 20)
+    /// A room server pushes a post (signed-plain text carrying the author's key prefix).
+    case roomPost(from: PublicKey, author: PublicKey, text: String, postedAt: UInt32, snrX4: Int8 = 24)
+}
+
+/// The remote request the radio waits for; a new request replaces it (`clearPendingReqs`).
+enum PendingRequest: Hashable, Sendable {
+    /// Login and status replies are matched by the server's first 4 key bytes.
+    case login(prefix: [UInt8])
+    case status(prefix: [UInt8])
+    /// The rest by the tag the server echoes.
+    case telemetry(tag: UInt32)
+    case binary(tag: UInt32)
+    case discovery(tag: UInt32)
 }

@@ -26,7 +26,10 @@ struct Sim: AsyncParsableCommand {
                                valueName: "path"))
     var ptyLink: String?
 
-    @Option(help: "Seed of the simulated mesh (same seed, same mesh).") var seed: UInt64 = 1
+    @Option(help: ArgumentHelp("A scenario file (JSON, see Docs/meshsim-scenarios.md); default: the built-in mesh.", valueName: "file"))
+    var scenario: String?
+
+    @Option(help: "Seed of the simulated mesh (same seed, same mesh); overrides the scenario's.") var seed: UInt64?
 
     func validate() throws {
         if pty, listen != nil { throw ValidationError("--listen and --pty exclude each other") }
@@ -35,7 +38,8 @@ struct Sim: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let radio = SimRadio(state: DefaultMesh.state(seed: seed))
+            let state = try scenario.map { try ScenarioFile.load($0).state(seed: seed) } ?? DefaultMesh.state(seed: seed ?? 1)
+            let radio = SimRadio(state: state)
             let timers = Task { await radio.runTimers() }
             defer { timers.cancel() }
             let stop: () -> Void

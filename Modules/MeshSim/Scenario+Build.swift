@@ -1,0 +1,182 @@
+import MeshCodec
+
+extension Scenario {
+    /// The radio and mesh this scenario describes; `seed` (the command line's) wins over the
+    /// file's. Every reference and range is checked, so the simulation cannot fail later.
+    public func state(seed override: UInt64? = nil) throws -> SimRadioState {
+        let seed = override ?? seed ?? 1
+        var limits = SimLimits()
+        if let n = radio?.maxContacts { limits.maxContacts = try Self.check(n, in: 1...1000, "radio.maxContacts") }
+        if let n = radio?.offlineQueueSize { limits.offlineQueueSize = try Self.check(n, in: 1...256, "radio.offlineQueueSize") }
+        var s = extendsDefault == true ? DefaultMesh.state(seed: seed, limits: limits)
+                                       : SimRadioState(seed: seed, limits: limits, clock: radio?.clock ?? SimRadioState.bootTime)
+        if let radio { try apply(radio, to: &s) }
+        if let loss = lossPerHop {
+            guard (0...1).contains(loss) else { throw ScenarioError("lossPerHop", "\(loss) is not between 0 and 1") }
+            s.lossPerHop = loss
+        }
+        var rng = SimRNG(seed: seed ^ 0x5CE_4A210)
+        var ids: [String: PublicKey] = [:]
+        try addNodes(to: &s, ids: &ids, seed: seed, rng: &rng)
+        for (i, g) in (generate ?? []).enumerated() { try generateNodes(g, at: "generate[\(i)]", to: &s, seed: seed, rng: &rng) }
+        for (i, e) in (events ?? []).enumerated() { try schedule(e, at: "events[\(i)]", in: &s, ids: ids) }
+        if let chatter { SimHandler.startChatter(&s, at: .milliseconds(Int64((chatter.startAt ?? 5) * 1000))) }
+        return s
+    }
+
+    private func apply(_ r: RadioSpec, to s: inout SimRadioState) throws {
+        if let name = r.name { s.name = String(decoding: Array(name.utf8.prefix(31)), as: UTF8.self) }
+        var params = s.radio
+        if let v = r.frequencyKHz { params.frequencyKHz = v }
+        if let v = r.bandwidthHz { params.bandwidthHz = v }
+        if let v = r.spreadingFactor { params.spreadingFactor = v }
+        if let v = r.codingRate { params.codingRate = v }
+        guard params.isInFirmwareRange else { throw ScenarioError("radio", "\(params.frequencyKHz) kHz, \(params.bandwidthHz) Hz, SF\(params.spreadingFactor), CR\(params.codingRate) is outside the firmware's ranges") }
+        s.radio = params
+        if let p = r.txPower {
+            guard (-9...s.limits.maxTxPower).contains(p) else { throw ScenarioError("radio.txPower", "\(p) dBm is outside -9...\(s.limits.maxTxPower)") }
+            s.txPower = p
+        }
+        if r.latitude != nil || r.longitude != nil { s.position = try Self.coordinates(r.latitude, r.longitude, "radio") }
+        if let pin = r.blePin {
+            guard pin == 0 || (100_000...999_999).contains(pin) else { throw ScenarioError("radio.blePin", "\(pin) is neither 0 nor six digits") }
+            s.blePin = pin
+        }
+        if let mv = r.batteryMillivolts { s.batteryMillivolts = mv }
+        if let clock = r.clock, extendsDefault == true {
+            guard s.setDeviceTime(clock, at: .zero) else { throw ScenarioError("radio.clock", "\(clock) is before the default mesh's clock") }
+        }
+    }
+
+    private func addNodes(to s: inout SimRadioState, ids: inout [String: PublicKey], seed: UInt64, rng: inout SimRNG) throws {
+        let specs = nodes ?? []
+        // Keys first, so `via` and posts may name nodes defined later in the file.
+        for (i, n) in specs.enumerated() {
+            let at = "nodes[\(i)]"
+            guard ids[n.id] == nil else { throw ScenarioError("\(at).id", "\"\(n.id)\" is used twice") }
+            if let hex = n.publicKey {
+                guard let key = PublicKey(hex: hex) else { throw ScenarioError("\(at).publicKey", "not 64 hex digits") }
+                ids[n.id] = key
+            } else {
+                ids[n.id] = SimIdentity.publicKey(seed: seed, label: "node-\(n.id)")
+            }
+        }
+        for (i, n) in specs.enumerated() {
+            let at = "nodes[\(i)]"
+            let key = ids[n.id]!
+            let type = try Self.nodeType(n.type, "\(at).type")
+            let route: [UInt8] = try (n.via ?? []).enumerated().map { j, id in
+                guard let hop = ids[id] else { throw ScenarioError("\(at).via[\(j)]", "no node with id \"\(id)\"") }
+                return hop.bytes[0]
+            }
+            guard route.count <= 63 else { throw ScenarioError("\(at).via", "\(route.count) hops; at most 63") }
+            let position = n.latitude == nil && n.longitude == nil ? Self.near(s.position, rng: &rng) : try Self.coordinates(n.latitude, n.longitude, at)
+            var node = SimNode(publicKey: key, name: n.name ?? n.id, type: type, position: position, route: route,
+                               batteryMillivolts: n.batteryMillivolts ?? 3950, answersTelemetry: n.answersTelemetry ?? false)
+            node.sensors = try (n.sensors ?? []).enumerated().map { j, r in try Self.record(r, "\(at).sensors[\(j)]") }
+            if node.server != nil {
+                if let p = n.adminPassword { node.server?.adminPassword = p }
+                if let p = n.guestPassword { node.server?.guestPassword = p }
+                if let b = n.allowReadOnly { node.server?.allowReadOnly = b }
+                if let o = n.ownerInfo { node.server?.ownerInfo = o }
+                node.server?.posts = try (n.posts ?? []).enumerated().map { j, p in
+                    guard let author = ids[p.from] else { throw ScenarioError("\(at).posts[\(j)].from", "no node with id \"\(p.from)\"") }
+                    return RoomPost(author: author, text: p.text, postedAt: s.deviceTime(at: .zero) &- UInt32(clamping: 60 * (p.minutesAgo ?? 0)))
+                }
+            } else if n.posts != nil || n.adminPassword != nil || n.guestPassword != nil {
+                throw ScenarioError(at, "passwords and posts need a repeater, room or sensor, not a \(type)")
+            }
+            try add(node, contact: n.contact ?? true, knownPath: n.knownPath ?? false, favourite: n.favourite ?? false, at: at, to: &s)
+        }
+    }
+
+    private func generateNodes(_ g: GenerateSpec, at: String, to s: inout SimRadioState, seed: UInt64, rng: inout SimRNG) throws {
+        let count = try Self.check(g.count, in: 0...5000, "\(at).count")
+        let type = try Self.nodeType(g.type, "\(at).type")
+        let maxHops = try Self.check(g.maxHops ?? 2, in: 0...63, "\(at).maxHops")
+        let relays = s.nodes.values.filter { $0.type == .repeater }.map { $0.publicKey.bytes[0] }.sorted()
+        let base = s.nodes.count
+        for i in 0..<count {
+            let hops = Int.random(in: 0...maxHops, using: &rng)
+            let route = (0..<hops).map { _ in relays.randomElement(using: &rng) ?? UInt8.random(in: 1...0xFE, using: &rng) }
+            let node = SimNode(publicKey: SimIdentity.publicKey(seed: seed, label: "\(at)-\(i)"), name: "\(g.namePrefix ?? "Node") \(base + i + 1)",
+                               type: type, position: Self.near(s.position, rng: &rng), route: route)
+            try add(node, contact: g.contact ?? true, knownPath: i % 2 == 0, favourite: false, at: "\(at) (node \(i + 1))", to: &s)
+        }
+    }
+
+    private func add(_ node: SimNode, contact: Bool, knownPath: Bool, favourite: Bool, at: String, to s: inout SimRadioState) throws {
+        s.nodes[node.publicKey] = node
+        guard contact else { return }
+        let heard = s.deviceTime(at: .zero) &- 3600
+        let record = Contact(publicKey: node.publicKey, type: node.type, flags: favourite ? .favourite : [], outPath: knownPath ? node.path : .none,
+                             name: node.name, lastAdvert: heard, position: node.position, lastModified: heard + 5)
+        guard s.contacts.upsert(record) else {
+            throw ScenarioError(at, "the contact table is full (radio.maxContacts is \(s.limits.maxContacts))")
+        }
+    }
+
+    private func schedule(_ e: EventSpec, at: String, in s: inout SimRadioState, ids: [String: PublicKey]) throws {
+        guard e.at >= 0, e.at < 1e7 else { throw ScenarioError("\(at).at", "\(e.at) s is not a time after the start") }
+        let due = Duration.milliseconds(Int64(e.at * 1000))
+        let sentAt = s.deviceTime(at: due)
+        func node(_ id: String, _ field: String) throws -> SimNode {
+            guard let key = ids[id] ?? s.nodes.values.first(where: { $0.name == id })?.publicKey, let n = s.nodes[key] else {
+                throw ScenarioError("\(at).\(field)", "no node with id or name \"\(id)\"")
+            }
+            return n
+        }
+        switch (e.dm, e.channel, e.advert) {
+        case let (dm?, nil, nil):
+            SimHandler.deliver(&s, .direct(from: try node(dm.from, "dm.from").publicKey, text: dm.text, sentAt: sentAt), at: due)
+        case let (nil, ch?, nil):
+            let index = ch.index ?? 0
+            guard Int(index) < s.channels.count else { throw ScenarioError("\(at).channel.index", "slot \(index) does not exist") }
+            let sender = try node(ch.from, "channel.from")
+            SimHandler.deliver(&s, .channel(index: index, senderName: sender.name, text: ch.text, sentAt: sentAt, hops: sender.hops), at: due)
+        case let (nil, nil, from?):
+            SimHandler.schedule(&s, ScheduledEvent(due: due, kind: .advertArrives(from: try node(from, "advert").publicKey, timestamp: sentAt)))
+        default:
+            throw ScenarioError(at, "needs exactly one of dm, channel, advert")
+        }
+    }
+
+    static func check(_ v: Int, in range: ClosedRange<Int>, _ at: String) throws -> Int {
+        guard range.contains(v) else { throw ScenarioError(at, "\(v) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return v
+    }
+
+    static func nodeType(_ name: String?, _ at: String) throws -> NodeType {
+        switch name ?? "chat" {
+        case "chat": .chat
+        case "repeater": .repeater
+        case "room": .room
+        case "sensor": .sensor
+        case let other: throw ScenarioError(at, "unknown node type \"\(other)\" (chat, repeater, room, sensor)")
+        }
+    }
+
+    static func coordinates(_ lat: Double?, _ lon: Double?, _ at: String) throws -> Coordinates {
+        guard let lat, let lon else { throw ScenarioError(at, "latitude and longitude go together") }
+        guard abs(lat) <= 90, abs(lon) <= 180 else { throw ScenarioError(at, "\(lat), \(lon) is not a position on Earth") }
+        return Coordinates(latitude: lat, longitude: lon)
+    }
+
+    /// Somewhere within a few kilometres.
+    static func near(_ c: Coordinates, rng: inout SimRNG) -> Coordinates {
+        let center = c.isZero ? DefaultMesh.center : c
+        return Coordinates(latitudeE6: center.latitudeE6 + Int32.random(in: -40_000...40_000, using: &rng),
+                           longitudeE6: center.longitudeE6 + Int32.random(in: -60_000...60_000, using: &rng))
+    }
+
+    static func record(_ r: SensorSpec, _ at: String) throws -> LPPRecord {
+        guard let type = LPPType.all.first(where: { $0.name == r.type }) else { throw ScenarioError("\(at).type", "unknown LPP type \"\(r.type)\"") }
+        let record = LPPRecord(channel: r.channel ?? 2, type: type, values: r.values)
+        do {
+            _ = try CayenneLPP.encode([record])
+        } catch {
+            throw ScenarioError(at, "cannot be sent as LPP: \(error)")
+        }
+        return record
+    }
+}

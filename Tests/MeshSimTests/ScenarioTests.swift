@@ -1,0 +1,46 @@
+import MeshCodec
+@testable import MeshSim
+import Testing
+
+/// Scenarios: what they build, and the located errors for what they get wrong.
+@Suite(.timeLimit(.minutes(1))) struct ScenarioTests {
+    @Test func extendingTheDefaultMeshWithGeneratedContacts() throws {
+        var radio = RadioSpec()
+        radio.maxContacts = 500
+        radio.name = "Big"
+        let s = try Scenario(extendsDefault: true, radio: radio, generate: [GenerateSpec(count: 400, type: "chat", namePrefix: "Field", maxHops: 2)]).state(seed: 3)
+        #expect(s.contacts.count == DefaultMesh.nodeCount + 400 && s.name == "Big")
+        #expect(s.contacts.contacts.filter { $0.name.hasPrefix("Field ") }.allSatisfy { $0.outPath.length.hopCount <= 2 })
+        let again = try Scenario(extendsDefault: true, radio: radio, generate: [GenerateSpec(count: 400, type: "chat", namePrefix: "Field", maxHops: 2)]).state(seed: 3)
+        #expect(again == s, "same seed, same mesh")
+    }
+
+    @Test func eventsAreScheduled() throws {
+        var a = NodeSpec(id: "a")
+        a.name = "Ann"
+        let events = [EventSpec(at: 2, dm: MessageSpec(from: "a", text: "hi")), EventSpec(at: 3, channel: MessageSpec(from: "Ann", text: "all"))]
+        var s = try Scenario(nodes: [a], events: events).state()
+        #expect(SimHandler.advance(&s, to: .seconds(1)).isEmpty)
+        #expect(SimHandler.advance(&s, to: .seconds(3)) == [.push(.messageWaiting), .push(.messageWaiting)])
+        #expect(s.offlineQueue.count == 2)
+    }
+
+    @Test(arguments: [
+        (Scenario(radio: { var r = RadioSpec(); r.maxContacts = 0; return r }()), "radio.maxContacts: 0 is outside 1...1000"),
+        (Scenario(nodes: [{ var n = NodeSpec(id: "x"); n.via = ["nope"]; return n }()]), "nodes[0].via[0]: no node with id \"nope\""),
+        (Scenario(nodes: [NodeSpec(id: "x"), NodeSpec(id: "x")]), "nodes[1].id: \"x\" is used twice"),
+        (Scenario(nodes: [{ var n = NodeSpec(id: "x"); n.type = "toaster"; return n }()]), "nodes[0].type: unknown node type \"toaster\" (chat, repeater, room, sensor)"),
+        (Scenario(nodes: [{ var n = NodeSpec(id: "x"); n.sensors = [SensorSpec(type: "humidity", values: [1e9])]; return n }()]), "nodes[0].sensors[0]: cannot be sent as LPP"),
+        (Scenario(radio: { var r = RadioSpec(); r.maxContacts = 1; return r }(), nodes: [NodeSpec(id: "x"), NodeSpec(id: "y")]), "nodes[1]: the contact table is full (radio.maxContacts is 1)"),
+        (Scenario(events: [EventSpec(at: 1, dm: MessageSpec(from: "ghost", text: "boo"))]), "events[0].dm.from: no node with id or name \"ghost\""),
+        (Scenario(events: [EventSpec(at: 1)]), "events[0]: needs exactly one of dm, channel, advert"),
+        (Scenario(lossPerHop: 2), "lossPerHop: 2.0 is not between 0 and 1"),
+    ] as [(Scenario, String)])
+    func badScenariosSayWhatAndWhere(scenario: Scenario, message: String) {
+        #expect {
+            _ = try scenario.state()
+        } throws: { error in
+            "\(error)".hasPrefix(message)
+        }
+    }
+}
