@@ -7,6 +7,8 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 var targets: [Target] = [
     // libm: Double.rounded() links against it and a Foundation-free module does not pull it in.
     .target(name: "MeshCodec", path: "Modules/MeshCodec", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+    // Ed25519, X25519 and SHA-512 in pure Swift, for simulated nodes and signature checks.
+    .target(name: "MeshCrypto", path: "Modules/MeshCrypto", swiftSettings: strict),
     // The driver ABI: one C header shared by the host and every plugin.
     .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI"),
     .target(
@@ -47,6 +49,9 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshCodecTests", dependencies: ["MeshCodec"],
         path: "Tests/MeshCodecTests", swiftSettings: strict),
+    .testTarget(
+        name: "MeshCryptoTests", dependencies: ["MeshCrypto"],
+        path: "Tests/MeshCryptoTests", swiftSettings: strict),
     .testTarget(
         name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshConformance"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
@@ -93,6 +98,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "MeshCodec", targets: ["MeshCodec"]),
+        .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
         // Transport drivers: each its own shared library, loaded at run time.
         .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
         .library(name: "MeshportDriverSerial", type: .dynamic, targets: ["MeshportDriverSerial"]),
