@@ -15,7 +15,7 @@ var targets: [Target] = [
         name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI"],
         path: "Modules/MeshTransport", swiftSettings: strict),
     // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
-    .target(name: "MeshSim", dependencies: ["MeshCodec"], path: "Modules/MeshSim", swiftSettings: strict),
+    .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto"], path: "Modules/MeshSim", swiftSettings: strict),
     .target(
         name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim"],
         path: "Modules/MeshConformance", swiftSettings: strict),
@@ -53,7 +53,7 @@ var targets: [Target] = [
         name: "MeshCryptoTests", dependencies: ["MeshCrypto"],
         path: "Tests/MeshCryptoTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshConformance"],
+        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
     .testTarget(
         name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance", "MeshSim", "MeshportTestSupport"],

@@ -1,4 +1,5 @@
 import MeshCodec
+import MeshCrypto
 
 extension Scenario {
     /// The radio and mesh this scenario describes; `seed` (the command line's) wins over the
@@ -17,7 +18,8 @@ extension Scenario {
         }
         var rng = SimRNG(seed: seed ^ 0x5CE_4A210)
         var ids: [String: PublicKey] = [:]
-        try addNodes(to: &s, ids: &ids, seed: seed, rng: &rng)
+        var pairs: [String: Ed25519.KeyPair] = [:]
+        try addNodes(to: &s, ids: &ids, pairs: &pairs, seed: seed, rng: &rng)
         for (i, g) in (generate ?? []).enumerated() { try generateNodes(g, at: "generate[\(i)]", to: &s, seed: seed, rng: &rng) }
         for (i, e) in (events ?? []).enumerated() { try schedule(e, at: "events[\(i)]", in: &s, ids: ids) }
         if let chatter { SimHandler.startChatter(&s, at: .milliseconds(Int64((chatter.startAt ?? 5) * 1000))) }
@@ -48,7 +50,8 @@ extension Scenario {
         }
     }
 
-    private func addNodes(to s: inout SimRadioState, ids: inout [String: PublicKey], seed: UInt64, rng: inout SimRNG) throws {
+    private func addNodes(to s: inout SimRadioState, ids: inout [String: PublicKey], pairs: inout [String: Ed25519.KeyPair], seed: UInt64,
+                          rng: inout SimRNG) throws {
         let specs = nodes ?? []
         // Keys first, so `via` and posts may name nodes defined later in the file.
         for (i, n) in specs.enumerated() {
@@ -58,7 +61,9 @@ extension Scenario {
                 guard let key = PublicKey(hex: hex) else { throw ScenarioError("\(at).publicKey", "not 64 hex digits") }
                 ids[n.id] = key
             } else {
-                ids[n.id] = SimIdentity.publicKey(seed: seed, label: "node-\(n.id)")
+                let pair = SimIdentity.keyPair(seed: seed, label: "node-\(n.id)")
+                pairs[n.id] = pair
+                ids[n.id] = SimIdentity.publicKey(of: pair)
             }
         }
         for (i, n) in specs.enumerated() {
@@ -72,7 +77,7 @@ extension Scenario {
             guard route.count <= 63 else { throw ScenarioError("\(at).via", "\(route.count) hops; at most 63") }
             let position = n.latitude == nil && n.longitude == nil ? Self.near(s.position, rng: &rng) : try Self.coordinates(n.latitude, n.longitude, at)
             var node = SimNode(publicKey: key, name: n.name ?? n.id, type: type, position: position, route: route,
-                               batteryMillivolts: n.batteryMillivolts ?? 3950, answersTelemetry: n.answersTelemetry ?? false)
+                               batteryMillivolts: n.batteryMillivolts ?? 3950, answersTelemetry: n.answersTelemetry ?? false, identity: pairs[n.id])
             node.sensors = try (n.sensors ?? []).enumerated().map { j, r in try Self.record(r, "\(at).sensors[\(j)]") }
             if node.server != nil {
                 if let p = n.adminPassword { node.server?.adminPassword = p }
@@ -99,8 +104,8 @@ extension Scenario {
         for i in 0..<count {
             let hops = Int.random(in: 0...maxHops, using: &rng)
             let route = (0..<hops).map { _ in relays.randomElement(using: &rng) ?? UInt8.random(in: 1...0xFE, using: &rng) }
-            let node = SimNode(publicKey: SimIdentity.publicKey(seed: seed, label: "\(at)-\(i)"), name: "\(g.namePrefix ?? "Node") \(base + i + 1)",
-                               type: type, position: Self.near(s.position, rng: &rng), route: route)
+            let node = SimNode(seed: seed, label: "\(at)-\(i)", name: "\(g.namePrefix ?? "Node") \(base + i + 1)", type: type,
+                               position: Self.near(s.position, rng: &rng), route: route)
             try add(node, contact: g.contact ?? true, knownPath: i % 2 == 0, favourite: false, at: "\(at) (node \(i + 1))", to: &s)
         }
     }

@@ -7,8 +7,14 @@ extension SimHandler {
         guard let node = s.nodes[key] else { return [] }
         s.stats.received += 1
         s.stats.receivedFlood += 1
+        return advertHeard(&s, HeardAdvertInfo(publicKey: key, type: node.type, name: node.name, position: node.position, timestamp: timestamp,
+                                               hops: node.hops, path: node.returnPath), at: at)
+    }
+
+    static func advertHeard(_ s: inout SimRadioState, _ advert: HeardAdvertInfo, at: Duration) -> [RadioFrame] {
+        let key = advert.publicKey, timestamp = advert.timestamp
         let now = s.deviceTime(at: at)
-        var record = Contact(publicKey: key, type: node.type, name: node.name, lastAdvert: timestamp, position: node.position, lastModified: now)
+        var record = Contact(publicKey: key, type: advert.type, name: advert.name, lastAdvert: timestamp, position: advert.position, lastModified: now)
         var out: [RadioFrame] = []
         if let known = s.contacts.contact(key) {
             guard timestamp > known.lastAdvert else { return [] }   // a replayed advert
@@ -16,13 +22,13 @@ extension SimHandler {
             record.outPath = known.outPath
         } else {
             let maxHops = Int(s.prefs.autoAdd.maxHops ?? 0)
-            guard s.prefs.autoAdds(node.type), maxHops == 0 || node.hops < maxHops else {
-                rememberPath(&s, node, at: now)
+            guard s.prefs.autoAdds(advert.type), maxHops == 0 || advert.hops < maxHops else {
+                rememberPath(&s, advert, at: now)
                 return [.push(.newAdvert(record))]
             }
             if s.contacts.isFull {
                 guard s.prefs.overwritesOldest, let oldest = s.contacts.oldestEvictable() else {
-                    rememberPath(&s, node, at: now)
+                    rememberPath(&s, advert, at: now)
                     return [.push(.newAdvert(record)), .push(.contactsFull)]
                 }
                 s.contacts.remove(oldest)
@@ -30,25 +36,36 @@ extension SimHandler {
             }
         }
         s.contacts.upsert(record)
-        rememberPath(&s, node, at: now)
+        rememberPath(&s, advert, at: now)
         // Added or updated alike: the app fetches the record by key.
         return out + [.push(.advert(key))]
     }
 
     /// The 16-entry cache GET_ADVERT_PATH reads: newest per 7-byte key prefix, oldest evicted.
-    static func rememberPath(_ s: inout SimRadioState, _ node: SimNode, at now: UInt32) {
-        let prefix = Array(node.publicKey.bytes.prefix(7))
+    static func rememberPath(_ s: inout SimRadioState, _ advert: HeardAdvertInfo, at now: UInt32) {
+        let prefix = Array(advert.publicKey.bytes.prefix(7))
         s.advertPaths.removeAll { $0.prefix == prefix }
         if s.advertPaths.count >= 16, let oldest = s.advertPaths.indices.min(by: { s.advertPaths[$0].heardAt < s.advertPaths[$1].heardAt }) {
             s.advertPaths.remove(at: oldest)
         }
-        s.advertPaths.append(HeardAdvert(prefix: prefix, heardAt: now, path: node.returnPath))
+        s.advertPaths.append(HeardAdvert(prefix: prefix, heardAt: now, path: advert.path))
     }
 
     static func advertPath(_ s: SimRadioState, _ key: PublicKey) -> [RadioFrame] {
         guard let entry = s.advertPaths.first(where: { key.bytes.starts(with: $0.prefix) }) else { return [error(.notFound)] }
         return [.response(.advertPath(AdvertPath(heardAt: entry.heardAt, path: entry.path)))]
     }
+}
+
+/// What an advert tells: who, what, where, when, and the path it came by.
+struct HeardAdvertInfo {
+    var publicKey: PublicKey
+    var type: NodeType
+    var name: String
+    var position: Coordinates
+    var timestamp: UInt32
+    var hops: Int
+    var path: Path
 }
 
 /// One entry of the recently-heard adverts cache.

@@ -90,7 +90,7 @@ public enum SimHandler {
         case let .getAdvertPath(key, _):
             return advertPath(state, key)
         default:
-            if let answer = settings(&state, command) { return answer }
+            if let answer = settings(&state, command) ?? identity(&state, command, now: now) ?? datagram(&state, command) { return answer }
             // Not simulated: answered as the firmware answers a command it does not know.
             return [error(.unsupportedCommand)]
         }

@@ -1,4 +1,5 @@
 import MeshCodec
+import MeshCrypto
 
 /// Another node of the simulated mesh, as the air sees it: how far it is and by which
 /// repeaters, independent of whether the radio holds it as a contact.
@@ -18,9 +19,13 @@ public struct SimNode: Hashable, Sendable {
     /// Chat companions answer telemetry only when their owner allowed it (mode 0 refuses,
     /// the firmware's default); servers always answer a logged-in client.
     public var answersTelemetry: Bool
+    /// Its key pair, for signing its adverts (nil when a scenario gave only a public key).
+    public var identity: Ed25519.KeyPair?
 
     public init(publicKey: PublicKey, name: String, type: NodeType, position: Coordinates = .zero, route: [UInt8] = [],
-                server: SimServer? = nil, sensors: [LPPRecord] = [], batteryMillivolts: UInt16 = 3950, answersTelemetry: Bool = false) {
+                server: SimServer? = nil, sensors: [LPPRecord] = [], batteryMillivolts: UInt16 = 3950, answersTelemetry: Bool = false,
+                identity: Ed25519.KeyPair? = nil) {
+        self.identity = identity
         self.publicKey = publicKey
         self.name = name
         self.type = type
@@ -30,6 +35,12 @@ public struct SimNode: Hashable, Sendable {
         self.sensors = sensors
         self.batteryMillivolts = batteryMillivolts
         self.answersTelemetry = answersTelemetry
+    }
+
+    /// A node of the mesh with a key pair derived from the simulation seed and `label`.
+    public init(seed: UInt64, label: String, name: String, type: NodeType, position: Coordinates = .zero, route: [UInt8] = []) {
+        let pair = SimIdentity.keyPair(seed: seed, label: label)
+        self.init(publicKey: SimIdentity.publicKey(of: pair), name: name, type: type, position: position, route: route, identity: pair)
     }
 
     public var hops: Int { route.count }

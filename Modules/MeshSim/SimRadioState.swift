@@ -1,10 +1,13 @@
 import MeshCodec
+import MeshCrypto
 
 /// Everything a simulated companion radio knows, as one value: the command handler
 /// changes it, the `SimRadio` actor owns it.
 public struct SimRadioState: Hashable, Sendable {
     public var limits: SimLimits
-    public var publicKey: PublicKey
+    /// The radio's Ed25519 identity; `publicKey` is its public half.
+    public private(set) var identity: Ed25519.KeyPair
+    public private(set) var publicKey: PublicKey
     public var name: String
     public var radio: RadioParams
     public var clientRepeat = false
@@ -37,6 +40,10 @@ public struct SimRadioState: Hashable, Sendable {
     var roomSyncSince: [PublicKey: UInt32] = [:]
     /// Recently heard adverts and the paths they came by (GET_ADVERT_PATH).
     var advertPaths: [HeardAdvert] = []
+    /// Data collected between SIGN_START and SIGN_FINISH (nil: no signing under way).
+    var signBuffer: [UInt8]?
+    /// Raw adverts of contacts imported with IMPORT_CONTACT (EXPORT_CONTACT returns them).
+    var importedAdverts: [PublicKey: [UInt8]] = [:]
     /// The last value `uniqueTime` gave out.
     var lastUnique: UInt32 = 0
     /// Things the simulation could not do (its own bugs), kept for tests and logs.
@@ -49,7 +56,8 @@ public struct SimRadioState: Hashable, Sendable {
 
     public init(seed: UInt64, limits: SimLimits = SimLimits(), clock: UInt32 = SimRadioState.bootTime) {
         self.limits = limits
-        publicKey = SimIdentity.publicKey(seed: seed, label: "self")
+        identity = SimIdentity.keyPair(seed: seed, label: "self")
+        publicKey = SimIdentity.publicKey(of: identity)
         name = SimIdentity.defaultName(publicKey)
         // The firmware's default radio settings (LORA_FREQ 915, LORA_BW 250, LORA_SF 10, LORA_CR 5).
         radio = RadioParams(frequencyKHz: 915_000, bandwidthHz: 250_000, spreadingFactor: 10, codingRate: 5)
@@ -74,6 +82,13 @@ public struct SimRadioState: Hashable, Sendable {
         guard time >= deviceTime(at: now) else { return false }
         clockBase = time &- UInt32(truncatingIfNeeded: now.milliseconds / 1000)
         return true
+    }
+
+    /// A new identity (IMPORT_PRIVATE_KEY); servers' access lists know the old key only.
+    mutating func setIdentity(_ pair: Ed25519.KeyPair) {
+        identity = pair
+        publicKey = SimIdentity.publicKey(of: pair)
+        sessions = [:]
     }
 
     /// The firmware's `getCurrentTimeUnique`: the clock, but never the same value twice.

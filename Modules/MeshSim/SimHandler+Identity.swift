@@ -1,0 +1,100 @@
+import MeshCodec
+import MeshCrypto
+
+/// The radio's identity: key export and import, signing, adverts as signed packets
+/// (EXPORT/IMPORT/SHARE_CONTACT, SEND_SELF_ADVERT).
+extension SimHandler {
+    /// MAX_SIGN_DATA_LEN: SIGN_START allocates this much.
+    static let maxSignData = 8192
+
+    static func identity(_ s: inout SimRadioState, _ command: Command, now: Duration) -> [RadioFrame]? {
+        switch command {
+        case .exportPrivateKey:
+            return [.response(.privateKey(s.identity.privateKey))]
+        case let .importPrivateKey(bytes):
+            // A key that is not one (or whose public key is reserved) is the firmware's ILLEGAL_ARG.
+            guard let pair = try? Ed25519.KeyPair(privateKey: Array(bytes.prefix(Ed25519.privateKeySize))),
+                  SimIdentity.isUsable(pair.publicKey) else { return [error(.illegalArgument)] }
+            s.setIdentity(pair)
+            return [ok]
+        case .signStart:
+            s.signBuffer = []
+            return [.response(.signStart(maxLength: UInt32(maxSignData)))]
+        case let .signData(chunk):
+            guard let buffer = s.signBuffer else { return [error(.badState)] }
+            guard buffer.count + chunk.count <= maxSignData else { return [error(.tableFull)] }
+            s.signBuffer = buffer + chunk
+            return [ok]
+        case .signFinish:
+            guard let buffer = s.signBuffer else { return [error(.badState)] }
+            s.signBuffer = nil
+            return [.response(.signature(s.identity.sign(buffer)))]
+        case .exportContact(nil):
+            return [.response(.exportContact(advert: selfAdvert(s, now: now).encode()))]
+        case let .exportContact(key?):
+            guard s.contacts.contact(key) != nil, let advert = storedAdvert(s, key) else { return [error(.notFound)] }
+            return [.response(.exportContact(advert: advert))]
+        case let .shareContact(key):
+            // Re-broadcast zero-hop: one packet on the air.
+            guard s.contacts.contact(key) != nil, let advert = storedAdvert(s, key) else { return [error(.notFound)] }
+            countSent(&s, flood: false, airtime: Airtime.milliseconds(payloadBytes: advert.count, radio: s.radio))
+            return [ok]
+        case .sendSelfAdvert:
+            countSent(&s, flood: true, airtime: Airtime.milliseconds(payloadBytes: selfAdvert(s, now: now).encode().count, radio: s.radio))
+            return [ok]
+        case let .importContact(bytes):
+            return importContact(&s, bytes, now: now)
+        default:
+            return nil
+        }
+    }
+
+    /// The radio's own advert, signed; with its position when the location policy shares it.
+    static func selfAdvert(_ s: SimRadioState, now: Duration) -> AdvertPacket {
+        let app = AdvertAppData(type: .chat, position: s.prefs.advertLocationPolicy == 1 ? s.position : nil, name: s.name)
+        return signedAdvert(key: s.publicKey, pair: s.identity, app: app, timestamp: s.deviceTime(at: now))
+    }
+
+    /// What EXPORT_CONTACT returns: the advert as heard (imported ones byte for byte; a
+    /// simulated node's as it signs it). A contact added by the app alone has none.
+    static func storedAdvert(_ s: SimRadioState, _ key: PublicKey) -> [UInt8]? {
+        if let raw = s.importedAdverts[key] { return raw }
+        guard let node = s.nodes[key], let pair = node.identity, let contact = s.contacts.contact(key) else { return nil }
+        let app = AdvertAppData(type: node.type, position: node.position.isZero ? nil : node.position, name: node.name)
+        return signedAdvert(key: key, pair: pair, app: app, timestamp: contact.lastAdvert).encode()
+    }
+
+    static func signedAdvert(key: PublicKey, pair: Ed25519.KeyPair, app: AdvertAppData, timestamp: UInt32) -> AdvertPacket {
+        // Names are cut to fit the 32-byte app-data (31 bytes, 23 with a position), as the firmware cuts them.
+        var app = app
+        let room = AdvertAppData.maxSize - 1 - (app.position == nil ? 0 : 8)
+        app.name = app.name.map { name in
+            var bytes = Array(name.utf8.prefix(room))
+            while String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }   // not inside a character
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let appData: [UInt8]
+        do {
+            appData = try app.encode()
+        } catch {
+            preconditionFailure("app-data cut to size always encodes: \(error)")
+        }
+        var packet = AdvertPacket(publicKey: key, timestamp: timestamp, signature: [UInt8](repeating: 0, count: 64), appData: appData)
+        packet.signature = pair.sign(packet.signedMessage)
+        return packet
+    }
+
+    /// IMPORT_CONTACT: a valid, correctly signed advert with a name is processed as if heard
+    /// (zero-hop) and answered OK, whatever the auto-add rules then do with it.
+    static func importContact(_ s: inout SimRadioState, _ bytes: [UInt8], now: Duration) -> [RadioFrame] {
+        // Anything that is not a signed advert with a name is the firmware's ILLEGAL_ARG.
+        guard let packet = try? AdvertPacket(decoding: bytes), let app = try? AdvertAppData(decoding: packet.appData), let name = app.name,
+              Ed25519.verify(signature: packet.signature, message: packet.signedMessage, publicKey: packet.publicKey.bytes) else {
+            return [error(.illegalArgument)]
+        }
+        s.importedAdverts[packet.publicKey] = bytes
+        let heard = HeardAdvertInfo(publicKey: packet.publicKey, type: app.type, name: name, position: app.position ?? .zero,
+                                    timestamp: packet.timestamp, hops: 0, path: Path(length: PathLength(raw: 0), bytes: []))
+        return [ok] + advertHeard(&s, heard, at: now)
+    }
+}
