@@ -27,7 +27,7 @@ extension Scenario {
     }
 
     private func apply(_ r: RadioSpec, to s: inout SimRadioState) throws {
-        if let name = r.name { s.name = String(decoding: Array(name.utf8.prefix(31)), as: UTF8.self) }
+        if let name = r.name { s.name = Self.nodeName(name) }
         var params = s.radio
         if let v = r.frequencyKHz { params.frequencyKHz = v }
         if let v = r.bandwidthHz { params.bandwidthHz = v }
@@ -76,7 +76,7 @@ extension Scenario {
             }
             guard route.count <= 63 else { throw ScenarioError("\(at).via", "\(route.count) hops; at most 63") }
             let position = n.latitude == nil && n.longitude == nil ? Self.near(s.position, rng: &rng) : try Self.coordinates(n.latitude, n.longitude, at)
-            var node = SimNode(publicKey: key, name: n.name ?? n.id, type: type, position: position, route: route,
+            var node = SimNode(publicKey: key, name: Self.nodeName(n.name ?? n.id), type: type, position: position, route: route,
                                batteryMillivolts: n.batteryMillivolts ?? 3950, answersTelemetry: n.answersTelemetry ?? false, identity: pairs[n.id])
             node.sensors = try (n.sensors ?? []).enumerated().map { j, r in try Self.record(r, "\(at).sensors[\(j)]") }
             if node.server != nil {
@@ -104,7 +104,7 @@ extension Scenario {
         for i in 0..<count {
             let hops = Int.random(in: 0...maxHops, using: &rng)
             let route = (0..<hops).map { _ in relays.randomElement(using: &rng) ?? UInt8.random(in: 1...0xFE, using: &rng) }
-            let node = SimNode(seed: seed, label: "\(at)-\(i)", name: "\(g.namePrefix ?? "Node") \(base + i + 1)", type: type,
+            let node = SimNode(seed: seed, label: "\(at)-\(i)", name: Self.nodeName("\(g.namePrefix ?? "Node") \(base + i + 1)"), type: type,
                                position: Self.near(s.position, rng: &rng), route: route)
             try add(node, contact: g.contact ?? true, knownPath: i % 2 == 0, favourite: false, at: "\(at) (node \(i + 1))", to: &s)
         }
@@ -145,6 +145,9 @@ extension Scenario {
             throw ScenarioError(at, "needs exactly one of dm, channel, advert")
         }
     }
+
+    /// Node names are at most 31 bytes (the contact record's field).
+    static func nodeName(_ name: String) -> String { name.utf8Prefix(31) }
 
     static func check(_ v: Int, in range: ClosedRange<Int>, _ at: String) throws -> Int {
         guard range.contains(v) else { throw ScenarioError(at, "\(v) is outside \(range.lowerBound)...\(range.upperBound)") }

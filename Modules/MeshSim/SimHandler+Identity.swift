@@ -68,11 +68,7 @@ extension SimHandler {
         // Names are cut to fit the 32-byte app-data (31 bytes, 23 with a position), as the firmware cuts them.
         var app = app
         let room = AdvertAppData.maxSize - 1 - (app.position == nil ? 0 : 8)
-        app.name = app.name.map { name in
-            var bytes = Array(name.utf8.prefix(room))
-            while String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }   // not inside a character
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        app.name = app.name?.utf8Prefix(room)
         let appData: [UInt8]
         do {
             appData = try app.encode()

@@ -10,8 +10,14 @@ public actor SimRadio {
     private let clock: any SimClock
     private var sink: PushSink?
     private var link = 0
-    /// Frames the simulation built but could not encode: its own bugs, kept for tests and logs.
-    public private(set) var problems: [String] = []
+    private var encodeProblems: [String] = []
+    /// Where the flash-kept part of the state goes after each change (nil: not kept).
+    private var saver: (@Sendable (SimSavedState) -> Void)?
+    private var lastSaved: SimSavedState?
+
+    /// What the simulation could not do (frames it could not encode, records it could not
+    /// build): its own bugs, kept for tests and logs.
+    public var problems: [String] { encodeProblems + state.problems }
 
     public init(state: SimRadioState, clock: any SimClock = SystemSimClock()) {
         self.state = state
@@ -45,19 +51,45 @@ public actor SimRadio {
         } catch {
             out = [SimHandler.undecodable(frame)]
         }
+        saveIfChanged()
         return SimLinkReply(frames: out.compactMap(encode))
     }
 
     /// A typed command, for in-process use: the frames the radio answers with.
     public func handle(_ command: Command) -> [RadioFrame] {
         tick()
+        defer { saveIfChanged() }
         return SimHandler.handle(&state, command, now: clock.elapsed)
+    }
+
+    /// Keeps what the firmware keeps in flash: `save` gets it now and after every change
+    /// (commands and adverts alike), as the firmware writes its files.
+    public func persist(_ save: @escaping @Sendable (SimSavedState) -> Void) {
+        saver = save
+        lastSaved = nil
+        saveIfChanged()
+    }
+
+    private func saveIfChanged() {
+        guard let saver else { return }
+        do {
+            let saved = try state.saved(at: clock.elapsed)
+            // The clock moving on by itself is no change worth a write.
+            var unclocked = saved
+            unclocked.clock = lastSaved?.clock ?? saved.clock
+            guard unclocked != lastSaved else { return }
+            lastSaved = saved
+            saver(saved)
+        } catch {
+            encodeProblems.append("cannot save the state: \(error)")
+        }
     }
 
     /// Delivers what is due by now. Pushes need a connected link; without one they are
     /// dropped as the firmware drops them, while queued messages stay queued (§11 #18).
     public func tick() {
         let pushes = SimHandler.advance(&state, to: clock.elapsed)
+        if !pushes.isEmpty { saveIfChanged() }
         guard let sink else { return }
         for p in pushes {
             if let bytes = encode(p) { sink(bytes) }
@@ -91,7 +123,7 @@ public actor SimRadio {
         do {
             return try frame.encode()
         } catch {
-            problems.append("cannot encode \(frame.name): \(error)")
+            encodeProblems.append("cannot encode \(frame.name): \(error)")
             return nil
         }
     }

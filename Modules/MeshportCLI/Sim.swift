@@ -29,6 +29,10 @@ struct Sim: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A scenario file (JSON, see Docs/meshsim-scenarios.md); default: the built-in mesh.", valueName: "file"))
     var scenario: String?
 
+    @Option(help: ArgumentHelp("Keep the radio's flash (identity, settings, contacts, channels) in this JSON file: restored at start when it exists, written after every change.",
+                               valueName: "file"))
+    var state: String?
+
     @Option(help: "Seed of the simulated mesh (same seed, same mesh); overrides the scenario's.") var seed: UInt64?
 
     func validate() throws {
@@ -38,8 +42,10 @@ struct Sim: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let state = try scenario.map { try ScenarioFile.load($0).state(seed: seed) } ?? DefaultMesh.state(seed: seed ?? 1)
-            let radio = SimRadio(state: state)
+            var initial = try scenario.map { try ScenarioFile.load($0).state(seed: seed) } ?? DefaultMesh.state(seed: seed ?? 1)
+            if let path = state { try SavedStateFile.restore(&initial, from: path) }
+            let radio = SimRadio(state: initial)
+            if let path = state { await radio.persist { SavedStateFile.write($0, to: path) } }
             let timers = Task { await radio.runTimers() }
             defer { timers.cancel() }
             let stop: () -> Void
