@@ -7,7 +7,7 @@ PY := .venv/bin/python
 SECONDS ?= 60
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv
 
-.PHONY: all deps venv build run test test-swift test-interop fuzz bench clean
+.PHONY: all deps venv build run test test-swift test-interop test-sim-interop fuzz bench clean
 
 all: build
 
@@ -43,6 +43,9 @@ test-swift: deps
 
 test-interop: deps venv
 	Tools/Interop/run-crosscheck.sh
+
+test-sim-interop: deps venv
+	Tools/Interop/run-sim-interop.sh
 
 fuzz: deps
 	Tools/Fuzz/run.sh $(SECONDS)

@@ -54,7 +54,18 @@ else
     count 0 1
 fi
 
-# 4. Fuzz the framer and decoders.
+# 4. The reference Python client against the simulator (meshport sim), over TCP and the pty.
+stage "interop: meshcore_py against MeshSim"
+Tools/Interop/run-sim-interop.sh 2>&1 | tee "$log_dir/sim-interop.log" | grep -vE '^PASS' || true
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log_dir/sim-interop.log" | tail -1)
+if [ -n "$line" ]; then
+    count "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
+else
+    echo "sim interop: no summary line"
+    count 0 1
+fi
+
+# 5. Fuzz the framer and decoders.
 stage "fuzz (${fuzz_seconds} s)"
 if Tools/Fuzz/run.sh "$fuzz_seconds"; then count 1 0; else count 0 1; fi
 

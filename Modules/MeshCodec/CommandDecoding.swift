@@ -47,7 +47,11 @@ extension Command {
         case .setRadioParams:
             let p = try RadioParams.read(&r)
             return .setRadioParams(p, clientRepeat: r.isAtEnd ? nil : try r.u8("client repeat") != 0)
-        case .setRadioTxPower: return .setRadioTxPower(try r.i8("tx power"))
+        case .setRadioTxPower:
+            // The firmware reads byte 1 only; meshcore_py sends the power as a 4-byte integer.
+            let power = try r.i8("tx power")
+            _ = r.rest()
+            return .setRadioTxPower(power)
         case .resetPath: return .resetPath(try r.publicKey())
         case .setAdvertLatLon:
             let c = Coordinates(latitudeE6: try r.i32("latitude"), longitudeE6: try r.i32("longitude"))
