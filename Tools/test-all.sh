@@ -43,27 +43,29 @@ else
     count $((total - bad)) "$bad"
 fi
 
+# Runs a script that ends with "N passed, M failed", shows all but its PASS lines and adds
+# its summary to the totals (no summary line counts as one failure).
+summed() {
+    local name="$1" log="$log_dir/$2.log"
+    shift 2
+    "$@" 2>&1 | tee "$log" | grep -vE '^PASS' || true
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+    if [ -n "$line" ]; then
+        count "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
+    else
+        echo "$name: no summary line"
+        count 0 1
+    fi
+}
+
 # 3. Cross-check with the reference Python client.
 stage "interop: meshcore_py cross-check"
-Tools/Interop/run-crosscheck.sh 2>&1 | tee "$log_dir/interop.log" | grep -vE '^PASS' || true
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log_dir/interop.log" | tail -1)
-if [ -n "$line" ]; then
-    count "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
-else
-    echo "interop: no summary line"
-    count 0 1
-fi
+summed interop interop Tools/Interop/run-crosscheck.sh
 
 # 4. The reference Python client against the simulator (meshport sim), over TCP and the pty.
 stage "interop: meshcore_py against MeshSim"
-Tools/Interop/run-sim-interop.sh 2>&1 | tee "$log_dir/sim-interop.log" | grep -vE '^PASS' || true
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log_dir/sim-interop.log" | tail -1)
-if [ -n "$line" ]; then
-    count "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
-else
-    echo "sim interop: no summary line"
-    count 0 1
-fi
+summed "sim interop" sim-interop Tools/Interop/run-sim-interop.sh
 
 # 5. Fuzz the framer and decoders.
 stage "fuzz (${fuzz_seconds} s)"

@@ -1,4 +1,5 @@
 import MeshDriverABI
+import MeshTransport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +58,7 @@ public final class FDLink: MeshLink, @unchecked Sendable {
     public func send(_ bytes: UnsafeBufferPointer<UInt8>) throws(DriverFailure) {
         var offset = 0
         while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = writeNoSignal(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n > 0 { offset += n; continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

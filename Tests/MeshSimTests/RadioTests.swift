@@ -92,17 +92,23 @@ import Glibc
         let radio = SimRadio(state: DefaultMesh.state(seed: 3), clock: ManualSimClock())
         let server = try TCPPeer(serve: simFrames(radio))
         defer { server.stop() }
+        // The client blocks in read(): off the cooperative pool, which the radio actor needs.
         let first = try Client(port: server.port)
-        #expect(try first.call([CommandCode.getDeviceTime.rawValue]).first == ResponseCode.currentTime.rawValue)
+        #expect(try await blocking { try first.call([CommandCode.getDeviceTime.rawValue]) }.first == ResponseCode.currentTime.rawValue)
         let second = try Client(port: server.port)
-        #expect(try second.call([CommandCode.getDeviceTime.rawValue]).first == ResponseCode.currentTime.rawValue)
-        #expect(first.readsEOF(), "the first client was dropped")
+        #expect(try await blocking { try second.call([CommandCode.getDeviceTime.rawValue]) }.first == ResponseCode.currentTime.rawValue)
+        #expect(try await blocking { first.readsEOF() }, "the first client was dropped")
         await radio.deliver(.channel(index: 0, senderName: "x", text: "y", sentAt: 1, hops: 0))
-        #expect(try second.read() == [PushCode.messageWaiting.rawValue])
+        #expect(try await blocking { try second.read() } == [PushCode.messageWaiting.rawValue])
+    }
+
+    /// Runs blocking socket code on its own thread.
+    private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { c in Thread { c.resume(with: Result { try body() }) }.start() }
     }
 
     /// A blocking TCP client with a receive timeout, so a missing answer fails instead of hanging.
-    final class Client {
+    final class Client: @unchecked Sendable {
         let fd: Int32
         var decoder = FrameDecoder(direction: .fromRadio)
         var pending: [[UInt8]] = []

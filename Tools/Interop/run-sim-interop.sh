@@ -101,6 +101,7 @@ run_one() {
 
     # In the background, so that a signal to this script is acted on at once (bash runs traps
     # only between foreground commands); shown as it comes, its summary line prefixed.
+    : >"$work/$name.raw"   # exists before tail opens it, whenever the background job starts
     "$py" "$script" "$flag" "$where" "${script_args[@]}" >"$work/$name.raw" 2>&1 &
     run_pid=$!
     tail -n +1 -f --pid="$run_pid" "$work/$name.raw" | sed -u -E "s/^([0-9]+ passed, [0-9]+ failed)$/$name: \\1/" | tee "$log" &

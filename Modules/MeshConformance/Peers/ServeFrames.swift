@@ -1,4 +1,5 @@
 import Foundation
+import MeshTransport
 import MeshCodec
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,7 @@ public final class FrameWriter: @unchecked Sendable {
             guard !closed else { return false }
             var off = 0
             while off < bytes.count {
-                let w = bytes[off...].withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count) }
+                let w = bytes[off...].withUnsafeBufferPointer { writeNoSignal(fd, $0.baseAddress!, $0.count) }
                 if w <= 0 { return false }
                 off += w
             }
