@@ -43,6 +43,9 @@ public final class PipeReader: @unchecked Sendable {
     /// Waits for the first complete line (or EOF); false on timeout.
     public func waitForFirstLine(seconds: Double) -> Bool { firstLine.wait(timeout: .now() + seconds) == .success }
 
+    /// What has been read so far.
+    public var current: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
     /// Everything read, after EOF.
     public func text(seconds: Double = 20) throws -> String {
         guard done.wait(timeout: .now() + seconds) == .success else { throw ProcessFailure("pipe not closed after \(seconds) s") }
@@ -106,3 +109,34 @@ public final class TempDir: Sendable {
     public func path(_ name: String = "store.db") -> String { url.appendingPathComponent(name).path }
 }
 
+
+/// `meshport sim` running in its own process, as a user starts it; stopped with SIGTERM.
+public final class SimProcess: @unchecked Sendable {
+    private let process = Process()
+    private let out: PipeReader
+    /// What its first line announced: `tcp://HOST:PORT` or the pty's path.
+    public let address: String
+
+    public init(_ arguments: [String]) throws {
+        process.executableURL = try meshportBinary()
+        process.arguments = ["sim"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        out = PipeReader(pipe.fileHandleForReading)
+        try process.run()
+        guard out.waitForFirstLine(seconds: 60), let line = out.current.split(separator: "\n").first else {
+            process.terminate()
+            throw ProcessFailure("meshport sim did not announce itself")
+        }
+        // "meshport sim: listening on tcp://127.0.0.1:PORT" or "meshport sim: serving on /dev/pts/N (serial://...)"
+        let words = line.split(separator: " ")
+        guard words.count >= 5 else { process.terminate(); throw ProcessFailure("unexpected announce line: \(line)") }
+        address = String(words[4])
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
