@@ -6,12 +6,12 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ScenarioTests {
     @Test func extendingTheDefaultMeshWithGeneratedContacts() throws {
         var radio = RadioSpec()
-        radio.maxContacts = 500
+        radio.maxContacts = 100
         radio.name = "Big"
-        let s = try Scenario(extendsDefault: true, radio: radio, generate: [GenerateSpec(count: 400, type: "chat", namePrefix: "Field", maxHops: 2)]).state(seed: 3)
-        #expect(s.contacts.count == DefaultMesh.nodeCount + 400 && s.name == "Big")
+        let s = try Scenario(extendsDefault: true, radio: radio, generate: [GenerateSpec(count: 60, type: "chat", namePrefix: "Field", maxHops: 2)]).state(seed: 3)
+        #expect(s.contacts.count == DefaultMesh.nodeCount + 60 && s.name == "Big")
         #expect(s.contacts.contacts.filter { $0.name.hasPrefix("Field ") }.allSatisfy { $0.outPath.length.hopCount <= 2 })
-        let again = try Scenario(extendsDefault: true, radio: radio, generate: [GenerateSpec(count: 400, type: "chat", namePrefix: "Field", maxHops: 2)]).state(seed: 3)
+        let again = try Scenario(extendsDefault: true, radio: radio, generate: [GenerateSpec(count: 60, type: "chat", namePrefix: "Field", maxHops: 2)]).state(seed: 3)
         #expect(again == s, "same seed, same mesh")
     }
 
