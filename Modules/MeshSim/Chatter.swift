@@ -15,8 +15,9 @@ extension SimHandler {
     }
 
     static func chatter(_ s: inout SimRadioState, at: Duration) {
-        let speakers = s.nodes.values.filter { $0.type == .chat }.sorted { $0.publicKey.hex < $1.publicKey.hex }
-        guard let speaker = speakers.randomElement(using: &s.rng), let line = chatterLines.randomElement(using: &s.rng) else { return }
+        // Key order, so the pick follows from the seed: bytes compare as their lower-case hex does.
+        let speakers = s.nodes.values.filter { $0.type == .chat }.map(\.publicKey).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        guard let key = speakers.randomElement(using: &s.rng), let speaker = s.nodes[key], let line = chatterLines.randomElement(using: &s.rng) else { return }
         deliver(&s, .channel(index: 0, senderName: speaker.name, text: line, sentAt: s.deviceTime(at: at), hops: speaker.hops), at: at)
         startChatter(&s, at: at + .milliseconds(Int64.random(in: 4000...10_000, using: &s.rng)))
     }
