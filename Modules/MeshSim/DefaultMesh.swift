@@ -79,8 +79,6 @@ public enum DefaultMesh {
     }
 
     private static func node(seed: UInt64, label: String, name: String, type: NodeType, route: [UInt8] = [], rng: inout SimRNG) -> SimNode {
-        let position = Coordinates(latitudeE6: center.latitudeE6 + Int32.random(in: -40_000...40_000, using: &rng),
-                                   longitudeE6: center.longitudeE6 + Int32.random(in: -60_000...60_000, using: &rng))
-        return SimNode(seed: seed, label: label, name: name, type: type, position: position, route: route)
+        SimNode(seed: seed, label: label, name: name, type: type, position: Scenario.near(center, rng: &rng), route: route)
     }
 }

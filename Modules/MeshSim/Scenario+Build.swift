@@ -147,7 +147,7 @@ extension Scenario {
     }
 
     /// Node names are at most 31 bytes (the contact record's field).
-    static func nodeName(_ name: String) -> String { name.utf8Prefix(31) }
+    static func nodeName(_ name: String) -> String { String(decoding: FixedString.truncatedUTF8(name, maxBytes: 31), as: UTF8.self) }
 
     static func check(_ v: Int, in range: ClosedRange<Int>, _ at: String) throws -> Int {
         guard range.contains(v) else { throw ScenarioError(at, "\(v) is outside \(range.lowerBound)...\(range.upperBound)") }

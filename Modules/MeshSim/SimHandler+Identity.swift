@@ -68,7 +68,7 @@ extension SimHandler {
         // Names are cut to fit the 32-byte app-data (31 bytes, 23 with a position), as the firmware cuts them.
         var app = app
         let room = AdvertAppData.maxSize - 1 - (app.position == nil ? 0 : 8)
-        app.name = app.name?.utf8Prefix(room)
+        app.name = app.name.map { String(decoding: FixedString.truncatedUTF8($0, maxBytes: room), as: UTF8.self) }
         let appData: [UInt8]
         do {
             appData = try app.encode()

@@ -26,9 +26,8 @@ extension SimHandler {
         if s.expectedAcks.count > s.limits.expectedAckTableSize { s.expectedAcks.removeFirst() }
         if node != nil {
             // Out and back, each hop one packet's airtime plus the receiver's random rx delay.
-            var trip = 0.0
-            for _ in 0..<(2 * (hops + 1)) { trip += airtime + Double(Int.random(in: 20...120, using: &s.rng)) }
-            schedule(&s, ScheduledEvent(due: now + .milliseconds(Int64(trip)), kind: .ackArrives(ack, from: recipient.publicKey, viaFlood: flood)))
+            let trip = roundTrip(&s, hops: hops, outMs: airtime, backMs: airtime, serverDelayMs: 0)
+            schedule(&s, ScheduledEvent(due: now + trip, kind: .ackArrives(ack, from: recipient.publicKey, viaFlood: flood)))
         }
         return [.response(.sent(Sent(flood: flood, ackCode: ack, suggestedTimeoutMs: timeout)))]
     }

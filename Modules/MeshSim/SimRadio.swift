@@ -42,7 +42,9 @@ public actor SimRadio {
 
     /// A frame from the link: the frames to write back (hooks included).
     public func receive(_ frame: [UInt8]) -> SimLinkReply {
-        tick()
+        deliverDue()
+        // One save for what the due events and the command changed.
+        defer { saveIfChanged() }
         guard !frame.isEmpty else { return SimLinkReply() }
         if let hook = SimLinkReply.hook(frame) { return hook }
         let out: [RadioFrame]
@@ -51,13 +53,12 @@ public actor SimRadio {
         } catch {
             out = [SimHandler.undecodable(frame)]
         }
-        saveIfChanged()
         return SimLinkReply(frames: out.compactMap(encode))
     }
 
     /// A typed command, for in-process use: the frames the radio answers with.
     public func handle(_ command: Command) -> [RadioFrame] {
-        tick()
+        deliverDue()
         defer { saveIfChanged() }
         return SimHandler.handle(&state, command, now: clock.elapsed)
     }
@@ -88,12 +89,19 @@ public actor SimRadio {
     /// Delivers what is due by now. Pushes need a connected link; without one they are
     /// dropped as the firmware drops them, while queued messages stay queued (§11 #18).
     public func tick() {
+        if deliverDue() { saveIfChanged() }
+    }
+
+    /// Runs the due events and writes their pushes; true when there were any.
+    @discardableResult
+    private func deliverDue() -> Bool {
         let pushes = SimHandler.advance(&state, to: clock.elapsed)
-        if !pushes.isEmpty { saveIfChanged() }
-        guard let sink else { return }
-        for p in pushes {
-            if let bytes = encode(p) { sink(bytes) }
+        if let sink {
+            for p in pushes {
+                if let bytes = encode(p) { sink(bytes) }
+            }
         }
+        return !pushes.isEmpty
     }
 
     /// Schedules `message` to arrive `after` from now.
