@@ -81,6 +81,9 @@ var targets: [Target] = [
         name: "MeshportStoreBench",
         dependencies: ["MeshStore", "MeshCodec", .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tools/Benchmarks/StoreBench", swiftSettings: strict),
+    .executableTarget(
+        name: "MeshportSimBench", dependencies: ["MeshSim", "MeshCodec"],
+        path: "Tools/Benchmarks/SimBench", swiftSettings: strict),
 ]
 
 // The libFuzzer target has no `main` of its own (libFuzzer supplies it), so it only

@@ -2,7 +2,8 @@
 # `make bench`: measures Meshport against its peers in the same run and writes
 # bench-results.json ({"name": {"value", "unit", "peer", "ratio"}}), printing a table.
 # Groups: codec (against meshcore_py), store (MeshStore against a naive SQLite baseline),
-# transport (the driver plugin path against the same socket and pty used in-process).
+# transport (the driver plugin path against the same socket and pty used in-process),
+# sim (frames/s a MeshSim radio serves to an in-process client against MeshCodec alone).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -32,3 +33,10 @@ done
 echo "transport: plugin path vs direct socket and pty (release build, about 30 seconds)..."
 "$(swift build -c release --show-bin-path)/MeshportTransportBench" >"$work/transport.json"
 .venv/bin/python Tools/Benchmarks/report.py transport "$work/transport.json" "$work/transport.json" bench-results.json
+
+# Simulation: frames/s MeshSim serves to an in-process client against MeshCodec alone on the
+# same frames (one JSON object; the goal is printed on stderr and in the table).
+swift build -c release --product MeshportSimBench >"$work/build-sim.log" 2>&1 || { cat "$work/build-sim.log"; exit 1; }
+echo "sim: MeshSim served to an in-process client vs MeshCodec alone (release build, about 25 seconds)..."
+"$(swift build -c release --show-bin-path)/MeshportSimBench" >"$work/sim.json"
+.venv/bin/python Tools/Benchmarks/report.py sim "$work/sim.json" "$work/sim.json" bench-results.json
