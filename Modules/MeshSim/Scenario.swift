@@ -17,6 +17,10 @@ public struct Scenario: Codable, Hashable, Sendable {
     /// The air: chance that one hop loses a packet, 0-1.
     public var lossPerHop: Double?
 
+    /// Faults the served link injects: drops, delays, corruption, stalls (Scenario+Faults.swift).
+    /// Not an `init` parameter: set it afterwards.
+    public var faults: FaultSpec?
+
     public init(extendsDefault: Bool? = nil, seed: UInt64? = nil, radio: RadioSpec? = nil, nodes: [NodeSpec]? = nil,
                 generate: [GenerateSpec]? = nil, events: [EventSpec]? = nil, chatter: ChatterSpec? = nil, lossPerHop: Double? = nil) {
         self.extendsDefault = extendsDefault

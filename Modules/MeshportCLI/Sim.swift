@@ -15,6 +15,13 @@ struct Sim: AsyncParsableCommand {
             Serves one radio over TCP (one client at a time; a new client replaces the old, as the \
             firmware does) or over a pseudo-terminal whose path is printed. The mesh around it \
             follows from --seed. Runs until interrupted.
+
+            --fault injects link faults for reliability tests (repeatable, over the scenario's \
+            faults): drop-at=N closes the link after answering its N-th frame; drop-chance=P \
+            closes it before an answer with chance P per frame; delay-ms=N writes every answer and \
+            push N ms late; corrupt-chance=P changes one byte of a written frame with chance P; \
+            stall-at=N with stall-seconds=S (default 5) goes silent for S seconds at the N-th \
+            frame; seed=N seeds the chances (default: --seed). Frames are counted per link.
             """)
 
     @Option(help: ArgumentHelp("Where to listen, tcp://HOST:PORT (port 0: any free port).", valueName: "url"))
@@ -35,27 +42,35 @@ struct Sim: AsyncParsableCommand {
 
     @Option(help: "Seed of the simulated mesh (same seed, same mesh); overrides the scenario's.") var seed: UInt64?
 
+    @Option(name: .customLong("fault"), help: ArgumentHelp("A link fault, KEY=VALUE (repeatable; keys above).", valueName: "key=value"))
+    var faults: [String] = []
+
     func validate() throws {
         if pty, listen != nil { throw ValidationError("--listen and --pty exclude each other") }
         if ptyLink != nil, !pty { throw ValidationError("--pty-link needs --pty") }
+        _ = try Self.faultOverrides(faults)
     }
 
     func run() async throws {
         try await reportingErrors {
-            var initial = try scenario.map { try ScenarioFile.load($0).state(seed: seed) } ?? DefaultMesh.state(seed: seed ?? 1)
+            let file = try scenario.map(ScenarioFile.load)
+            var initial = try file?.state(seed: seed) ?? DefaultMesh.state(seed: seed ?? 1)
             if let path = state { try SavedStateFile.restore(&initial, from: path) }
+            let faults = try Self.activeFaults(scenario: file, overrides: Self.faultOverrides(self.faults), seed: seed)
             let radio = SimRadio(state: initial)
             if let path = state { await radio.persist { SavedStateFile.write($0, to: path) } }
             let timers = Task { await radio.runTimers() }
             defer { timers.cancel() }
+            // Before the address line, which scripts wait for.
+            if let faults { FileHandle.standardError.write(Data("meshport sim: faults: \(faults)\n".utf8)) }
             let stop: () -> Void
             if pty {
-                let peer = try PtyPeer(serve: simFrames(radio), linkPath: ptyLink)
+                let peer = try PtyPeer(serve: simFrames(radio, faults: faults), linkPath: ptyLink)
                 stop = { peer.close() }
                 Self.announce("serving on \(peer.slavePath) (serial://\(peer.slavePath))")
             } else {
                 let (host, port) = try Self.tcpAddress(listen ?? "tcp://127.0.0.1:5000")
-                let peer = try TCPPeer(host: host, port: port, serve: simFrames(radio))
+                let peer = try TCPPeer(host: host, port: port, serve: simFrames(radio, faults: faults))
                 stop = { peer.stop() }
                 Self.announce("listening on tcp://\(host):\(peer.port)")
             }

@@ -26,6 +26,7 @@ public final class PtyPeer: @unchecked Sendable {
             while true {
                 let fd = lock.withLock { master }
                 let dropped = serve(fd, true) { [self] in lock.withLock { stopped } }
+                if dropped { drain(lock.withLock { path }) }
                 Glibc.close(fd)
                 if !dropped || lock.withLock({ stopped }) { return }
                 do { try makePty() } catch { return }
@@ -68,4 +69,27 @@ public final class PtyPeer: @unchecked Sendable {
     }
 
     public func close() { lock.withLock { stopped = true } }
+
+    /// Closing the master hangs the slave up, and a hangup discards input the app has not
+    /// read yet: before a drop, wait (at most a second) until the last bytes written are read,
+    /// so "answer, then drop" reaches the app as it does over TCP. When the slave cannot be
+    /// opened to look (an app's TIOCEXCL, without privileges), a reader already waiting gets
+    /// a short grace instead.
+    private func drain(_ node: String) {
+        let slave = open(node, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard slave >= 0 else {
+            usleep(100_000)
+            return
+        }
+        defer { Glibc.close(slave) }
+        for _ in 0..<500 {
+            // poll first: it moves bytes still on their way into the slave's buffer, which
+            // FIONREAD alone would miss.
+            var p = pollfd(fd: slave, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 0)
+            var unread: Int32 = 0
+            guard ioctl(slave, UInt(FIONREAD), &unread) == 0, unread > 0 else { return }
+            usleep(2000)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MeshTransport
 import MeshCodec
+import MeshSim
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,17 +21,33 @@ public typealias FramePeer = @Sendable (_ fd: Int32, _ ptyMaster: Bool, _ stoppe
 
 /// Writes to a peer's descriptor from the serving thread and from pushes on other threads:
 /// one write at a time, so frames never interleave, and nothing once the link is closed
-/// (the descriptor number may already belong to another link).
+/// (the descriptor number may already belong to another link). With `faults`, written
+/// frames may be corrupted, and writes delayed or held (LinkFaults.swift).
 public final class FrameWriter: @unchecked Sendable {
     private let fd: Int32
     private let lock = NSLock()
     private var closed = false
+    let faults: LinkFaults?
+    /// Set in `init` only, when the faults delay or hold writes.
+    private(set) var output: DelayedOutput?
 
-    public init(_ fd: Int32) { self.fd = fd }
+    public init(_ fd: Int32, faults: LinkFaults? = nil) {
+        self.fd = fd
+        self.faults = faults
+        if let faults, faults.queuesWrites {
+            output = DelayedOutput(delay: faults.delay) { [weak self] in _ = self?.writeNow($0) }
+        }
+    }
 
-    /// Writes all of `bytes`; false when the link is closed or the write fails.
+    /// Writes all of `bytes`; false when the link is closed or the write fails. Delayed writes
+    /// only report a closed writer: a link that failed meanwhile shows on the reading side.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
+        if let output { return output.enqueue(bytes) }
+        return writeNow(bytes)
+    }
+
+    private func writeNow(_ bytes: [UInt8]) -> Bool {
         lock.withLock {
             guard !closed else { return false }
             var off = 0
@@ -43,19 +60,24 @@ public final class FrameWriter: @unchecked Sendable {
         }
     }
 
+
     /// Frames `frame` for the app side and writes it (a push).
     @discardableResult
     public func writeFrame(_ frame: [UInt8]) -> Bool {
         do {
-            return write(try FrameEncoder.encode(frame, direction: .fromRadio))
+            let framed = try FrameEncoder.encode(frame, direction: .fromRadio)
+            return write(faults?.write(framed) ?? framed)
         } catch {
             FileHandle.standardError.write(Data("meshport peer: cannot frame a push: \(error)\n".utf8))
             return false
         }
     }
 
-    /// No writes after this; waits for one in progress.
-    public func close() { lock.withLock { closed = true } }
+    /// No writes after this (delayed ones are dropped); waits for one in progress.
+    public func close() {
+        output?.close()
+        lock.withLock { closed = true }
+    }
 }
 
 /// Serves frames until EOF or a drop hook; returns true when the far side must drop the link.
@@ -81,17 +103,29 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
         var unframable: (any Error)?
         decoder.feed(buffer[0..<n]) { event in
             guard case let .frame(f) = event, !drop, unframable == nil else { return }
+            let fault = writer.faults?.received() ?? FaultPlan.Reception()
+            if fault.stall > .zero {
+                // Earlier frames of this chunk were answered before the stall began.
+                if !out.isEmpty { writer.write(out) }
+                out = []
+                writer.stall(for: fault.stall, stopped: stopped)
+            }
             let reply = handle(f)
+            guard fault.answered else {
+                drop = true
+                return
+            }
             out += reply.rawPrefix
             for frame in reply.frames {
                 do {
-                    let framed = try FrameEncoder.encode(frame, direction: .fromRadio)
+                    var framed = try FrameEncoder.encode(frame, direction: .fromRadio)
+                    if let faults = writer.faults { framed = faults.write(framed) }
                     out += reply.dropMidFrame ? Array(framed.prefix(framed.count / 2)) : framed
                 } catch {
                     unframable = error
                 }
             }
-            drop = reply.dropMidFrame
+            drop = reply.dropMidFrame || fault.dropsLink
         }
         if let unframable {
             // A reply the framing cannot carry is the peer's bug: end the link loudly.
@@ -99,7 +133,10 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
             return false
         }
         if !out.isEmpty, !writer.write(out) { return false }
-        if drop { return true }
+        if drop {
+            writer.flush()   // a delayed answer goes out before the link closes
+            return true
+        }
     }
     return false
 }

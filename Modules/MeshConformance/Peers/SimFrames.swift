@@ -5,9 +5,14 @@ import MeshSim
 /// as the radio's push sink (replacing the previous one, as the firmware's TCP server does),
 /// every frame is answered by the radio, and scheduled pushes reach the link from the
 /// radio's timer task. Start `radio.runTimers()` for pushes to happen in real time.
-public func simFrames(_ radio: SimRadio) -> FramePeer {
-    { fd, ptyMaster, stopped in
-        let writer = FrameWriter(fd)
+/// With `faults`, each link gets a fresh `FaultPlan` (numbered by the links served so far:
+/// reproducible, but not the same random faults on every reconnect). A pty is one link until
+/// the peer drops it, however often the app reopens it, as a cable stays plugged in.
+public func simFrames(_ radio: SimRadio, faults: SimFaults? = nil) -> FramePeer {
+    let links = LinkCounter()
+    return { fd, ptyMaster, stopped in
+        let plan = faults.flatMap { $0.isEmpty ? nil : LinkFaults(FaultPlan($0, link: links.next())) }
+        let writer = FrameWriter(fd, faults: plan)
         let link = waitFor { await radio.connect { writer.writeFrame($0) } }
         defer { waitFor { await radio.disconnect(link) } }
         return serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped, writer: writer) { frame in
@@ -39,4 +44,11 @@ private final class ResultBox<T: Sendable>: @unchecked Sendable {
         guard let v = lock.withLock({ value }) else { preconditionFailure("waitFor: the task signalled without a result") }
         return v
     }
+}
+
+private final class LinkCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int { lock.withLock { count += 1; return count } }
 }
