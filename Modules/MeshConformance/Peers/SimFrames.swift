@@ -21,12 +21,13 @@ public func simFrames(_ radio: SimRadio, faults: SimFaults? = nil) -> FramePeer 
     }
 }
 
-/// Runs `body` on the concurrency runtime and blocks until it is done. Peers serve on their
-/// own threads, never on the cooperative pool, so blocking here starves nothing.
+/// Runs `body` on the peers' executor and blocks until it is done. Peers serve on their own
+/// threads, never on the cooperative pool, so blocking here starves nothing, and the pool
+/// being busy never delays an answer.
 private func waitFor<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task(executorPreference: PeerExecutor.shared) {
         box.set(await body())
         done.signal()
     }

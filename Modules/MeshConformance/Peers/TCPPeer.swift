@@ -14,6 +14,8 @@ public final class TCPPeer: @unchecked Sendable {
     private let lock = NSLock()
     private var client: Int32 = -1
     private var stopped = false
+    /// Signalled when the current client's serving thread ends (accept thread only).
+    private var serving: DispatchSemaphore?
 
     /// `serve` runs on its own thread for each client. `port` 0 lets the system choose.
     public init(host: String = "127.0.0.1", port: UInt16 = 0, serve: @escaping FramePeer) throws {
@@ -72,12 +74,19 @@ public final class TCPPeer: @unchecked Sendable {
             client = c
             lock.unlock()
             if old >= 0 { shutdown(old, Int32(SHUT_RDWR)) }
+            // The old client is served to its end before the new one starts, as the firmware
+            // serves one client at a time: otherwise a late start of the old one's session
+            // could attach after the new one's and take its pushes.
+            serving?.wait()
+            let done = DispatchSemaphore(value: 0)
+            serving = done
             Thread { [self] in
                 _ = serve(c, false) { false }
                 // Forget it before closing, so its number, once reused, is never shut down.
                 lock.withLock { if client == c { client = -1 } }
                 shutdown(c, Int32(SHUT_RDWR))
                 close(c)
+                done.signal()
             }.start()
         }
     }
