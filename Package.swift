@@ -7,8 +7,12 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 var targets: [Target] = [
     // libm: Double.rounded() links against it and a Foundation-free module does not pull it in.
     .target(name: "MeshCodec", path: "Modules/MeshCodec", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
-    // Ed25519, X25519 and SHA-512 in pure Swift, for simulated nodes and signature checks.
-    .target(name: "MeshCrypto", path: "Modules/MeshCrypto", swiftSettings: strict),
+    // Ed25519, X25519 and SHA-512 in pure Swift, for simulated nodes and signature checks;
+    // packet sealing (AES-128, HMAC-SHA256) through swift-crypto.
+    .target(
+        name: "MeshCrypto",
+        dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
+        path: "Modules/MeshCrypto", swiftSettings: strict),
     // The driver ABI: one C header shared by the host and every plugin.
     .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI"),
     .target(
@@ -50,7 +54,7 @@ var targets: [Target] = [
         name: "MeshCodecTests", dependencies: ["MeshCodec"],
         path: "Tests/MeshCodecTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshCryptoTests", dependencies: ["MeshCrypto"],
+        name: "MeshCryptoTests", dependencies: ["MeshCrypto", "MeshCodec"],
         path: "Tests/MeshCryptoTests", swiftSettings: strict),
     .testTarget(
         name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance"],
@@ -114,6 +118,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: targets
 )

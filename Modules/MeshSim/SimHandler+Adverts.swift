@@ -7,8 +7,20 @@ extension SimHandler {
         guard let node = s.nodes[key] else { return [] }
         s.stats.received += 1
         s.stats.receivedFlood += 1
-        return advertHeard(&s, HeardAdvertInfo(publicKey: key, type: node.type, name: node.name, position: node.position, timestamp: timestamp,
+        let air = arrives(&s, AirPackets.advert(advertPacket(node, timestamp: timestamp), route: .flood, path: arrivalPath(node)),
+                          lastHop: lastHop(s, node), at: at)
+        return air + advertHeard(&s, HeardAdvertInfo(publicKey: key, type: node.type, name: node.name, position: node.position, timestamp: timestamp,
                                                hops: node.hops, path: node.returnPath), at: at)
+    }
+
+    /// The advert `node` sends: signed, or with a zero signature when the scenario gave only
+    /// its public key (a radio would refuse it; the log shows it all the same).
+    static func advertPacket(_ node: SimNode, timestamp: UInt32) -> AdvertPacket {
+        let app = AdvertAppData(type: node.type, position: node.position.isZero ? nil : node.position, name: node.name)
+        guard let pair = node.identity else {
+            return AdvertPacket(publicKey: node.publicKey, timestamp: timestamp, signature: [UInt8](repeating: 0, count: 64), appData: fitted(app))
+        }
+        return signedAdvert(key: node.publicKey, pair: pair, app: app, timestamp: timestamp)
     }
 
     static func advertHeard(_ s: inout SimRadioState, _ advert: HeardAdvertInfo, at: Duration) -> [RadioFrame] {

@@ -40,6 +40,8 @@ extension SimHandler {
                 chatter(&s, at: first.due)
             case let .traceArrives(trace):
                 out.append(.push(.traceData(trace)))
+            case let .heard(packet):
+                out.append(.push(.logRxData(packet)))
             }
         }
         return out
@@ -50,7 +52,13 @@ extension SimHandler {
     private static func replyArrived(_ s: inout SimRadioState, from key: PublicKey, data: [UInt8], viaFlood: Bool, at: Duration) -> [RadioFrame] {
         s.stats.received += 1
         if viaFlood { s.stats.receivedFlood += 1 } else { s.stats.receivedDirect += 1 }
-        return (viaFlood ? pathReturned(&s, from: key, at: at) : []) + contactResponse(&s, from: key, data: data)
+        var out: [RadioFrame] = []
+        if let node = s.nodes[key] {
+            let packet = viaFlood ? AirPackets.pathReturn(s, from: node, extraType: .response, extra: data, path: arrivalPath(node))
+                                  : AirPackets.response(s, from: key, data: data)
+            out += arrives(&s, packet, lastHop: lastHop(s, node), at: at)
+        }
+        return out + (viaFlood ? pathReturned(&s, from: key, at: at) : []) + contactResponse(&s, from: key, data: data)
     }
 
     private static func pathReturned(_ s: inout SimRadioState, from key: PublicKey, at: Duration) -> [RadioFrame] {
@@ -63,6 +71,10 @@ extension SimHandler {
         s.stats.received += 1
         if viaFlood { s.stats.receivedFlood += 1 } else { s.stats.receivedDirect += 1 }
         var out: [RadioFrame] = []
+        if let node = s.nodes[key] {
+            let packet = viaFlood ? AirPackets.pathReturn(s, from: node, extraType: .ack, extra: code.bytes, path: arrivalPath(node)) : AirPackets.ack(code)
+            out += arrives(&s, packet, lastHop: lastHop(s, node), at: at)
+        }
         // A flood DM is answered by a path-return carrying the ACK: later DMs go direct (§14).
         if viaFlood { out += pathReturned(&s, from: key, at: at) }
         // Only the first matching ACK is reported; the table forgets older sends.
@@ -74,11 +86,13 @@ extension SimHandler {
 
     private static func messageArrived(_ s: inout SimRadioState, _ message: IncomingMessage, at: Duration) -> [RadioFrame] {
         s.stats.received += 1
+        // Heard before it is handled, whether or not the radio can use it.
+        let air = arrival(&s, message, at: at)
         let response: Response
         switch message {
         case let .direct(from, text, sentAt, snr):
             // A DM from a node that is not a contact cannot be decrypted and is lost (§7.2).
-            guard let contact = s.contacts.contact(from) else { return [] }
+            guard let contact = s.contacts.contact(from) else { return air }
             let hops = s.nodes[from]?.hops ?? 0
             let arrivedDirect = !contact.outPath.length.isNone
             if arrivedDirect { s.stats.receivedDirect += 1 } else { s.stats.receivedFlood += 1 }
@@ -88,7 +102,7 @@ extension SimHandler {
         case let .roomPost(room, author, text, postedAt, snr):
             // The radio moves the room's sync point and the contact's lastmod, as onPeerDataRecv does.
             let stamp = s.deviceTime(at: at)
-            guard let contact = s.contacts.contact(room), s.contacts.update(room, { $0.lastModified = stamp }) else { return [] }
+            guard let contact = s.contacts.contact(room), s.contacts.update(room, { $0.lastModified = stamp }) else { return air }
             s.roomSyncSince[room] = max(s.roomSyncSince[room] ?? 0, postedAt)
             let arrivedDirect = !contact.outPath.length.isNone
             if arrivedDirect { s.stats.receivedDirect += 1 } else { s.stats.receivedFlood += 1 }
@@ -96,7 +110,7 @@ extension SimHandler {
             response = .contactMessage(ContactMessage(format: s.messageFormat, snrX4: snr, senderPrefix: room.prefix(), pathLength: arrivedDirect ? .none : hops,
                                                       textType: .signedPlain, senderTimestamp: postedAt, authorPrefix: author.prefix(4), text: text))
         case let .channel(index, sender, text, sentAt, hops, snr):
-            guard Int(index) < s.channels.count, !s.channels[Int(index)].isEmpty else { return [] }
+            guard Int(index) < s.channels.count, !s.channels[Int(index)].isEmpty else { return air }
             s.stats.receivedFlood += 1
             response = .channelMessage(ChannelMessage(format: s.messageFormat, snrX4: snr, channelIndex: index,
                                                       pathLength: PathLength(hops: hops) ?? .none, senderTimestamp: sentAt, text: "\(sender): \(text)"))
@@ -107,6 +121,6 @@ extension SimHandler {
             }
         }()
         s.offlineQueue.push(response)
-        return [.push(.messageWaiting)]
+        return air + [.push(.messageWaiting)]
     }
 }

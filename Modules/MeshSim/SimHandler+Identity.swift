@@ -39,8 +39,11 @@ extension SimHandler {
             guard s.contacts.contact(key) != nil, let advert = storedAdvert(s, key) else { return [error(.notFound)] }
             countSent(&s, flood: false, airtime: Airtime.milliseconds(payloadBytes: advert.count, radio: s.radio))
             return [ok]
-        case .sendSelfAdvert:
-            countSent(&s, flood: true, airtime: Airtime.milliseconds(payloadBytes: selfAdvert(s, now: now).encode().count, radio: s.radio))
+        case let .sendSelfAdvert(flood):
+            let advert = selfAdvert(s, now: now)
+            countSent(&s, flood: flood, airtime: Airtime.milliseconds(payloadBytes: advert.encode().count, radio: s.radio))
+            // A zero-hop advert goes direct with an empty path, and nobody repeats it.
+            if flood { transmitted(&s, AirPackets.advert(advert, route: .flood, path: ownFloodPath(s)), at: now) }
             return [ok]
         case let .importContact(bytes):
             return importContact(&s, bytes, now: now)
@@ -59,25 +62,26 @@ extension SimHandler {
     /// simulated node's as it signs it). A contact added by the app alone has none.
     static func storedAdvert(_ s: SimRadioState, _ key: PublicKey) -> [UInt8]? {
         if let raw = s.importedAdverts[key] { return raw }
-        guard let node = s.nodes[key], let pair = node.identity, let contact = s.contacts.contact(key) else { return nil }
-        let app = AdvertAppData(type: node.type, position: node.position.isZero ? nil : node.position, name: node.name)
-        return signedAdvert(key: key, pair: pair, app: app, timestamp: contact.lastAdvert).encode()
+        guard let node = s.nodes[key], node.identity != nil, let contact = s.contacts.contact(key) else { return nil }
+        return advertPacket(node, timestamp: contact.lastAdvert).encode()
     }
 
     static func signedAdvert(key: PublicKey, pair: Ed25519.KeyPair, app: AdvertAppData, timestamp: UInt32) -> AdvertPacket {
-        // Names are cut to fit the 32-byte app-data (31 bytes, 23 with a position), as the firmware cuts them.
+        var packet = AdvertPacket(publicKey: key, timestamp: timestamp, signature: [UInt8](repeating: 0, count: 64), appData: fitted(app))
+        packet.signature = pair.sign(packet.signedMessage)
+        return packet
+    }
+
+    /// App-data with the name cut to fit its 32 bytes (31 bytes, 23 with a position), as the firmware cuts it.
+    static func fitted(_ app: AdvertAppData) -> [UInt8] {
         var app = app
         let room = AdvertAppData.maxSize - 1 - (app.position == nil ? 0 : 8)
         app.name = app.name.map { String(decoding: FixedString.truncatedUTF8($0, maxBytes: room), as: UTF8.self) }
-        let appData: [UInt8]
         do {
-            appData = try app.encode()
+            return try app.encode()
         } catch {
             preconditionFailure("app-data cut to size always encodes: \(error)")
         }
-        var packet = AdvertPacket(publicKey: key, timestamp: timestamp, signature: [UInt8](repeating: 0, count: 64), appData: appData)
-        packet.signature = pair.sign(packet.signedMessage)
-        return packet
     }
 
     /// IMPORT_CONTACT: a valid, correctly signed advert with a name is processed as if heard

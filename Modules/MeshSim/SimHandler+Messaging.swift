@@ -24,8 +24,12 @@ extension SimHandler {
         let ack = AckCode.expected(timestamp: m.timestamp, attempt: m.attempt, textType: m.textType, text: text, sender: s.publicKey)
         s.expectedAcks.append(ExpectedAck(code: ack, recipient: recipient.publicKey, sentAt: now))
         if s.expectedAcks.count > s.limits.expectedAckTableSize { s.expectedAcks.removeFirst() }
-        if node != nil {
-            // Out and back, each hop one packet's airtime plus the receiver's random rx delay.
+        // Attempts past 3 hide their number after the text's terminator.
+        let content = TextContent(timestamp: m.timestamp, attempt: m.attempt, textType: m.textType, text: m.attempt > 3 ? text + [0, m.attempt] : text)
+        transmitted(&s, AirPackets.text(s, peer: recipient.publicKey, fromRadio: true, content: content, route: flood ? .flood : .direct,
+                                        path: flood ? ownFloodPath(s) : recipient.outPath), at: now)
+        // Out and back, each hop one packet's airtime plus the receiver's random rx delay.
+        if node != nil, SimServerLogic.survives(&s, hops: hops), SimServerLogic.survives(&s, hops: hops) {
             let trip = roundTrip(&s, hops: hops, outMs: airtime, backMs: airtime, serverDelayMs: 0)
             schedule(&s, ScheduledEvent(due: now + trip, kind: .ackArrives(ack, from: recipient.publicKey, viaFlood: flood)))
         }
@@ -38,8 +42,10 @@ extension SimHandler {
         guard m.textType == .plain else { return [error(.unsupportedCommand)] }
         guard Int(m.channelIndex) < s.channels.count else { return [error(.notFound)] }
         // "<name>: <text>", cut to 160 bytes on air as the firmware silently does.
-        let onAir = min(Array("\(s.name): \(m.text)".utf8).count, SendChannelTextMessage.maxTotalBytes)
-        countSent(&s, flood: true, airtime: Airtime.milliseconds(payloadBytes: 2 + 1 + 2 + (onAir + 5 + 15) / 16 * 16, radio: s.radio))
+        let line = Array(Array("\(s.name): \(m.text)".utf8).prefix(SendChannelTextMessage.maxTotalBytes))
+        countSent(&s, flood: true, airtime: Airtime.milliseconds(payloadBytes: 2 + 1 + 2 + (line.count + 5 + 15) / 16 * 16, radio: s.radio))
+        transmitted(&s, AirPackets.groupText(secret: s.channels[Int(m.channelIndex)].secret, timestamp: m.timestamp, line: line, path: ownFloodPath(s)),
+                    at: now)
         return [ok]
     }
 

@@ -26,6 +26,9 @@ public struct SimRadioState: Hashable, Sendable {
     /// The rest of the mesh, by key.
     public var nodes: [PublicKey: SimNode] = [:]
     public var rng: SimRNG
+    /// Draws for what the radio overhears (echo delays and losses), apart from `rng` so that
+    /// logging the air never moves the mesh's own events.
+    var airRNG: SimRNG
     /// Device clock at simulation start, epoch seconds; see `deviceTime(at:)`.
     private(set) var clockBase: UInt32
     /// The last sends whose ACK can still be confirmed (oldest first).
@@ -69,6 +72,7 @@ public struct SimRadioState: Hashable, Sendable {
         }
         offlineQueue = OfflineQueue(capacity: limits.offlineQueueSize)
         rng = SimRNG(seed: seed ^ 0x5EED_0F_5EED)
+        airRNG = SimRNG(seed: seed ^ 0xA1B0_0A1B)
         clockBase = clock
     }
 
@@ -127,6 +131,8 @@ struct ScheduledEvent: Hashable, Sendable {
         case discoveryArrives(from: PublicKey, tag: UInt32, outPath: Path, inPath: Path)
         /// A trace came back along its path.
         case traceArrives(TraceData)
+        /// The radio hears a packet it has seen before: an echo (LOG_RX_DATA only).
+        case heard(ReceivedPacket)
     }
 
     var due: Duration

@@ -87,10 +87,12 @@ import Glibc
         let sent = ContinuousClock.now
         try app.send((1...10).map(Self.echo))
         await radio.deliver(.channel(index: 0, senderName: "x", text: "y", sentAt: 1, hops: 0))
-        let got = try await offPool { try (0..<11).map { _ in try app.read() } }
+        // Ten answers, and two pushes: the packet heard (LOG_RX_DATA), then MSG_WAITING.
+        let got = try await offPool { try (0..<12).map { _ in try app.read() } }
         #expect(ContinuousClock.now - sent >= .milliseconds(50))
         #expect(got.filter { $0.first == ConformanceHook.echo } == (1...10).map(Self.echo))
         #expect(got.filter { $0 == [PushCode.messageWaiting.rawValue] }.count == 1, "the push is delayed, not lost")
+        #expect(got.filter { $0.first == PushCode.logRxData.rawValue }.count == 1)
         #expect(try await offPool { try app.call(Self.echo(11)) } == Self.echo(11))
     }
 

@@ -32,10 +32,10 @@ import Glibc
         #expect(due > .zero && due < .milliseconds(Int64(sent.suggestedTimeoutMs)), "the ACK comes within the suggested timeout")
         clock.advance(by: due - .milliseconds(1))
         await radio.tick()
-        #expect(pushes.all.isEmpty, "nothing before the latency has passed")
+        #expect(pushes.all.withoutAirLog.isEmpty, "nothing before the latency has passed")
         clock.advance(by: .milliseconds(1))
         await radio.tick()
-        #expect(pushes.all == [.push(.sendConfirmed(ackCode: sent.ackCode, roundTripMs: UInt32(due.components.seconds * 1000) + UInt32(due.components.attoseconds / 1_000_000_000_000_000)))])
+        #expect(pushes.all.withoutAirLog == [.push(.sendConfirmed(ackCode: sent.ackCode, roundTripMs: UInt32(due.components.seconds * 1000) + UInt32(due.components.attoseconds / 1_000_000_000_000_000)))])
     }
 
     @Test func floodSendLearnsThePathBeforeTheAck() async throws {
@@ -49,7 +49,7 @@ import Glibc
         guard case let .response(.sent(sent)) = answer, sent.flood else { Issue.record("no flood SENT"); return }
         clock.advance(by: .seconds(Int64(sent.suggestedTimeoutMs / 1000 + 1)))
         await radio.tick()
-        #expect(pushes.all.map(\.name) == ["PUSH_CODE_PATH_UPDATED", "PUSH_CODE_SEND_CONFIRMED"])
+        #expect(pushes.all.withoutAirLog.map(\.name) == ["PUSH_CODE_PATH_UPDATED", "PUSH_CODE_SEND_CONFIRMED"])
         #expect(await radio.state.contacts.contact(to.publicKey)?.outPath.length.isNone == false)
     }
 
@@ -68,7 +68,7 @@ import Glibc
         #expect(next > .seconds(15) && next <= .seconds(25), "the next line comes 4-10 s later")
         clock.advance(by: next - .seconds(15))
         await radio.tick()
-        #expect(pushes.all == [.push(.messageWaiting)])
+        #expect(pushes.all.withoutAirLog == [.push(.messageWaiting)])
         #expect(await radio.state.offlineQueue.count == before + 2)
         let newest = await radio.state.offlineQueue.messages.last
         guard case let .channelMessage(last) = newest else { Issue.record("no channel message"); return }
@@ -99,7 +99,8 @@ import Glibc
         #expect(try await blocking { try second.call([CommandCode.getDeviceTime.rawValue]) }.first == ResponseCode.currentTime.rawValue)
         #expect(try await blocking { first.readsEOF() }, "the first client was dropped")
         await radio.deliver(.channel(index: 0, senderName: "x", text: "y", sentAt: 1, hops: 0))
-        #expect(try await blocking { try second.read() } == [PushCode.messageWaiting.rawValue])
+        // The packet is logged as heard (LOG_RX_DATA), then announced.
+        #expect(try await blocking { try [second.read().first, second.read().first] } == [PushCode.logRxData.rawValue, PushCode.messageWaiting.rawValue])
     }
 
     /// Runs blocking socket code on its own thread.

@@ -27,7 +27,7 @@ import Testing
     private func key(_ s: SimRadioState, _ name: String) -> PublicKey { s.nodes.values.first { $0.name == name }!.publicKey }
     private func run(_ s: inout SimRadioState, _ c: Command, at now: Duration = .zero) -> [RadioFrame] { SimHandler.handle(&s, c, now: now) }
     /// Everything the mesh still has to say.
-    private func drain(_ s: inout SimRadioState, from now: Duration = .zero) -> [RadioFrame] { SimHandler.advance(&s, to: now + .seconds(600)) }
+    private func drain(_ s: inout SimRadioState, from now: Duration = .zero) -> [RadioFrame] { SimHandler.advance(&s, to: now + .seconds(600)).withoutAirLog }
     private func sent(_ frames: [RadioFrame]) -> Sent? {
         if case let .response(.sent(x)) = frames.first { return x }
         return nil

@@ -375,6 +375,26 @@ class Session:
         p = expect(await self.cmd.get_channel(0), EventType.CHANNEL_INFO, "GET_CHANNEL 0").payload
         need(p["channel_name"] == "Public", f"channel 0 changed to {plain(p)}")
 
+    async def channel_echoes(self) -> None:
+        """A Public message is heard again as neighbouring repeaters pass it on: RX_LOG_DATA
+        frames meshcore_py decodes as one-hop GRP_TXT packets on "Public" and decrypts to
+        the text sent (its "channel echoes")."""
+        self.mc.set_decrypt_channel_logs(True)
+        expect(await self.cmd.get_channel(0), EventType.CHANNEL_INFO, "GET_CHANNEL 0")   # the parser learns the secret
+        text = f"meshport echo {int(time.time())}"
+        mark = self.rec.mark()
+        expect(await self.cmd.send_chan_msg(0, text), EventType.OK, "SEND_CHANNEL_TXT_MSG")
+        line = f"{self.mc.self_info['name']}: {text}"
+        ours = lambda e: e.type == EventType.RX_LOG_DATA and e.payload.get("payload_typename") == "GRP_TXT" and e.payload.get("message") == line
+        got = await self.rec.wait_event(mark, ours, 6)
+        if got is None:
+            logs = [show(e, 160) for e in self.rec.events_since(mark, EventType.RX_LOG_DATA)]
+            raise CheckFailed(f"no echo of {line!r} decoded within 6 s; RX_LOG_DATA seen: {logs or 'none'}")
+        p = got.payload
+        need(p.get("chan_name") == "Public" and p["route_typename"] == "FLOOD" and p["path_len"] == 1,
+             f"echo not a one-hop flood on Public: {plain(p)}")
+        need(p.get("txt_type") == 0 and p.get("attempt") == 0, f"echo's flags: {plain(p)}")
+
     # -- direct messages ---------------------------------------------------------------------
 
     def dm_targets(self) -> List[Any]:
@@ -402,6 +422,12 @@ class Session:
             raise CheckFailed(f"no ACK with code {ack.hex()} within {wait:.1f} s (suggested_timeout {timeout_ms} ms x 1.2)"
                               + (f"; other ACKs: {[show(a) for a in other]}" if other else ""))
         frame_len(self.rec.frames_since(mark, 0x82), 0x82, 9, "SEND_CONFIRMED")
+        # The packet that carried the ACK was logged as heard first: an ACK (direct) holding
+        # the code, or a sealed path-return (flood).
+        heard = [e.payload for e in self.rec.events_since(mark, EventType.RX_LOG_DATA)
+                 if e.payload.get("payload_typename") == "ACK" and e.payload.get("pkt_payload") == ack
+                 or e.payload.get("payload_typename") == "PATH"]
+        need(heard, "SEND_CONFIRMED without the ACK or path-return packet in the RX log")
         need("trip_time" in got.payload and got.payload["trip_time"] <= timeout_ms * 1.2,
              f"ACK trip_time {got.payload.get('trip_time')} ms vs suggested {timeout_ms} ms")
 
@@ -641,6 +667,7 @@ CHECKS: List[tuple] = [
     ("messages", Session.messages, 20),
     ("channel_get", Session.channel_get, 5),
     ("channel_set", Session.channel_set, 8),
+    ("channel_echoes", Session.channel_echoes, 12),
     ("dm_ack", Session.dm_ack, 25),
     ("dm_flood_path", Session.dm_flood_path, 40),
     ("login_repeater", Session.login_repeater, 12),
