@@ -87,6 +87,10 @@ public enum SimHandler {
             return [error(.notFound)]
         case .logout:
             return [ok]
+        case .reboot:
+            return reboot(&state)
+        case .factoryReset:
+            return factoryReset(&state)
         case let .getAdvertPath(key, _):
             return advertPath(state, key)
         default:

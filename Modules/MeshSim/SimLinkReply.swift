@@ -7,11 +7,14 @@ public struct SimLinkReply: Hashable, Sendable {
     public var rawPrefix: [UInt8] = []
     /// Write half of the first frame, then drop the link (the loss hook).
     public var dropMidFrame = false
+    /// Write the frames, then drop the link: the radio restarted (REBOOT, FACTORY_RESET).
+    public var dropsLink = false
 
-    public init(frames: [[UInt8]] = [], rawPrefix: [UInt8] = [], dropMidFrame: Bool = false) {
+    public init(frames: [[UInt8]] = [], rawPrefix: [UInt8] = [], dropMidFrame: Bool = false, dropsLink: Bool = false) {
         self.frames = frames
         self.rawPrefix = rawPrefix
         self.dropMidFrame = dropMidFrame
+        self.dropsLink = dropsLink
     }
 
     /// The conformance hooks, answered as the minimal responder answers them; nil for any

@@ -53,13 +53,22 @@ public actor SimRadio {
         } catch {
             out = [SimHandler.undecodable(frame)]
         }
-        return SimLinkReply(frames: out.compactMap(encode))
+        return SimLinkReply(frames: out.compactMap(encode), dropsLink: restarted())
+    }
+
+    /// After a restart no link is attached: the app must connect again.
+    private func restarted() -> Bool {
+        guard state.restarted else { return false }
+        state.restarted = false
+        sink = nil
+        return true
     }
 
     /// A typed command, for in-process use: the frames the radio answers with.
     public func handle(_ command: Command) -> [RadioFrame] {
         deliverDue()
         defer { saveIfChanged() }
+        defer { _ = restarted() }
         return SimHandler.handle(&state, command, now: clock.elapsed)
     }
 

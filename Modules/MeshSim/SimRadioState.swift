@@ -49,6 +49,8 @@ public struct SimRadioState: Hashable, Sendable {
     var importedAdverts: [PublicKey: [UInt8]] = [:]
     /// The last value `uniqueTime` gave out.
     var lastUnique: UInt32 = 0
+    /// Set by REBOOT and FACTORY_RESET: the link must close (the radio restarted).
+    var restarted = false
     /// Things the simulation could not do (its own bugs), kept for tests and logs.
     public internal(set) var problems: [String] = []
     /// Chance that one hop loses a packet (0: an ideal air).
@@ -86,6 +88,13 @@ public struct SimRadioState: Hashable, Sendable {
         guard time >= deviceTime(at: now) else { return false }
         clockBase = time &- UInt32(truncatingIfNeeded: now.milliseconds / 1000)
         return true
+    }
+
+    /// The board's clock (and the unique-time counter) of `other`, which keeps running across
+    /// a factory reset: the simulated board has a clock that survives restarts.
+    mutating func keepClock(of other: SimRadioState) {
+        clockBase = other.clockBase
+        lastUnique = other.lastUnique
     }
 
     /// A new identity (IMPORT_PRIVATE_KEY); servers' access lists know the old key only.

@@ -125,7 +125,7 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
                     unframable = error
                 }
             }
-            drop = reply.dropMidFrame || fault.dropsLink
+            drop = reply.dropMidFrame || reply.dropsLink || fault.dropsLink
         }
         if let unframable {
             // A reply the framing cannot carry is the peer's bug: end the link loudly.
