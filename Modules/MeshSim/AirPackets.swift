@@ -5,8 +5,8 @@ import MeshCrypto
 /// so an app decoding LOG_RX_DATA (channel echoes, heard repeats) sees real packets.
 enum AirPackets {
     /// A DM or room post to or from the radio: TXT_MSG sealed with the pair's ECDH secret.
-    static func text(_ s: SimRadioState, peer: PublicKey, fromRadio: Bool, content: TextContent, route: AirPacket.Route, path: Path) -> AirPacket? {
-        addressed(s, peer: peer, fromRadio: fromRadio, type: .textMessage, plain: content.bytes, route: route, path: path)
+    static func text(_ s: inout SimRadioState, peer: PublicKey, fromRadio: Bool, content: TextContent, route: AirPacket.Route, path: Path) -> AirPacket? {
+        addressed(&s, peer: peer, fromRadio: fromRadio, type: .textMessage, plain: content.bytes, route: route, path: path)
     }
 
     /// A channel text, "name: text", sealed with the channel's secret.
@@ -19,14 +19,14 @@ enum AirPackets {
 
     /// A node's answer to a flood packet of the radio's: a path-return carrying `extra`
     /// (the ACK, or a reply), flooded back.
-    static func pathReturn(_ s: SimRadioState, from node: SimNode, extraType: AirPacket.PayloadType, extra: [UInt8], path: Path) -> AirPacket? {
+    static func pathReturn(_ s: inout SimRadioState, from node: SimNode, extraType: AirPacket.PayloadType, extra: [UInt8], path: Path) -> AirPacket? {
         let returned = ReturnedPath(path: node.path, extraType: extraType, extra: extra)
-        return addressed(s, peer: node.publicKey, fromRadio: false, type: .path, plain: returned.bytes, route: .flood, path: path)
+        return addressed(&s, peer: node.publicKey, fromRadio: false, type: .path, plain: returned.bytes, route: .flood, path: path)
     }
 
     /// A reply sent direct: RESPONSE sealed with the pair's secret.
-    static func response(_ s: SimRadioState, from key: PublicKey, data: [UInt8]) -> AirPacket? {
-        addressed(s, peer: key, fromRadio: false, type: .response, plain: data, route: .direct, path: emptyPath)
+    static func response(_ s: inout SimRadioState, from key: PublicKey, data: [UInt8]) -> AirPacket? {
+        addressed(&s, peer: key, fromRadio: false, type: .response, plain: data, route: .direct, path: emptyPath)
     }
 
     static func ack(_ code: AckCode) -> AirPacket {
@@ -47,9 +47,9 @@ enum AirPackets {
         Path(length: PathLength(hops: min(hops.count, 63)) ?? PathLength(raw: 0), bytes: Array(hops.prefix(63)))
     }
 
-    private static func addressed(_ s: SimRadioState, peer: PublicKey, fromRadio: Bool, type: AirPacket.PayloadType, plain: [UInt8],
+    private static func addressed(_ s: inout SimRadioState, peer: PublicKey, fromRadio: Bool, type: AirPacket.PayloadType, plain: [UInt8],
                                   route: AirPacket.Route, path: Path) -> AirPacket? {
-        guard let secret = s.identity.keyExchange(publicKey: peer.bytes), let sealed = seal(plain, secret) else { return nil }
+        guard let secret = s.sharedSecret(with: peer), let sealed = seal(plain, secret) else { return nil }
         let (dest, src) = fromRadio ? (peer.bytes[0], s.publicKey.bytes[0]) : (s.publicKey.bytes[0], peer.bytes[0])
         return AirPacket(route: route, payloadType: type, path: path, payload: AddressedPayload(destinationHash: dest, sourceHash: src, sealed: sealed).bytes)
     }

@@ -47,7 +47,7 @@ extension SimHandler {
         }
         guard let node = s.nodes[from] else { return [] }
         let direct = s.contacts.contact(from).map { !$0.outPath.length.isNone } ?? false
-        let packet = AirPackets.text(s, peer: from, fromRadio: false, content: content, route: direct ? .direct : .flood,
+        let packet = AirPackets.text(&s, peer: from, fromRadio: false, content: content, route: direct ? .direct : .flood,
                                      path: direct ? AirPackets.emptyPath : arrivalPath(node))
         return arrives(&s, packet, lastHop: lastHop(s, node), at: at)
     }

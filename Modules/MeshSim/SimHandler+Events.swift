@@ -54,8 +54,8 @@ extension SimHandler {
         if viaFlood { s.stats.receivedFlood += 1 } else { s.stats.receivedDirect += 1 }
         var out: [RadioFrame] = []
         if let node = s.nodes[key] {
-            let packet = viaFlood ? AirPackets.pathReturn(s, from: node, extraType: .response, extra: data, path: arrivalPath(node))
-                                  : AirPackets.response(s, from: key, data: data)
+            let packet = viaFlood ? AirPackets.pathReturn(&s, from: node, extraType: .response, extra: data, path: arrivalPath(node))
+                                  : AirPackets.response(&s, from: key, data: data)
             out += arrives(&s, packet, lastHop: lastHop(s, node), at: at)
         }
         return out + (viaFlood ? pathReturned(&s, from: key, at: at) : []) + contactResponse(&s, from: key, data: data)
@@ -72,7 +72,7 @@ extension SimHandler {
         if viaFlood { s.stats.receivedFlood += 1 } else { s.stats.receivedDirect += 1 }
         var out: [RadioFrame] = []
         if let node = s.nodes[key] {
-            let packet = viaFlood ? AirPackets.pathReturn(s, from: node, extraType: .ack, extra: code.bytes, path: arrivalPath(node)) : AirPackets.ack(code)
+            let packet = viaFlood ? AirPackets.pathReturn(&s, from: node, extraType: .ack, extra: code.bytes, path: arrivalPath(node)) : AirPackets.ack(code)
             out += arrives(&s, packet, lastHop: lastHop(s, node), at: at)
         }
         // A flood DM is answered by a path-return carrying the ACK: later DMs go direct (§14).

@@ -26,7 +26,7 @@ extension SimHandler {
         if s.expectedAcks.count > s.limits.expectedAckTableSize { s.expectedAcks.removeFirst() }
         // Attempts past 3 hide their number after the text's terminator.
         let content = TextContent(timestamp: m.timestamp, attempt: m.attempt, textType: m.textType, text: m.attempt > 3 ? text + [0, m.attempt] : text)
-        transmitted(&s, AirPackets.text(s, peer: recipient.publicKey, fromRadio: true, content: content, route: flood ? .flood : .direct,
+        transmitted(&s, AirPackets.text(&s, peer: recipient.publicKey, fromRadio: true, content: content, route: flood ? .flood : .direct,
                                         path: flood ? ownFloodPath(s) : recipient.outPath), at: now)
         // Out and back, each hop one packet's airtime plus the receiver's random rx delay.
         if node != nil, SimServerLogic.survives(&s, hops: hops), SimServerLogic.survives(&s, hops: hops) {

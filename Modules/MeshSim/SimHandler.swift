@@ -88,9 +88,9 @@ public enum SimHandler {
         case .logout:
             return [ok]
         case .reboot:
-            return reboot(&state)
+            return reboot(&state, now: now)
         case .factoryReset:
-            return factoryReset(&state)
+            return factoryReset(&state, now: now)
         case let .getAdvertPath(key, _):
             return advertPath(state, key)
         default:
@@ -160,7 +160,7 @@ public enum SimHandler {
         let st = s.stats
         switch type {
         case .core:
-            return .core(CoreStats(batteryMillivolts: s.batteryMillivolts, uptimeSeconds: UInt32(truncatingIfNeeded: now.milliseconds / 1000),
+            return .core(CoreStats(batteryMillivolts: s.batteryMillivolts, uptimeSeconds: UInt32(truncatingIfNeeded: (now - s.bootedAt).milliseconds / 1000),
                                    errorFlags: 0, queueLength: 0))
         case .radio:
             return .radio(RadioStats(noiseFloor: -118, lastRSSI: st.lastRSSI, lastSNRx4: st.lastSNRx4,

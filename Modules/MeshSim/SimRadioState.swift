@@ -51,6 +51,10 @@ public struct SimRadioState: Hashable, Sendable {
     var lastUnique: UInt32 = 0
     /// Set by REBOOT and FACTORY_RESET: the link must close (the radio restarted).
     var restarted = false
+    /// When the radio last started, on the simulation's clock (uptime counts from here).
+    var bootedAt: Duration = .zero
+    /// ECDH secrets with peers, as the firmware caches them per contact (one key exchange each).
+    private var sharedSecrets: [PublicKey: [UInt8]] = [:]
     /// Things the simulation could not do (its own bugs), kept for tests and logs.
     public internal(set) var problems: [String] = []
     /// Chance that one hop loses a packet (0: an ideal air).
@@ -102,6 +106,15 @@ public struct SimRadioState: Hashable, Sendable {
         identity = pair
         publicKey = SimIdentity.publicKey(of: pair)
         sessions = [:]
+        sharedSecrets = [:]
+    }
+
+    /// The secret the radio shares with `peer` (DMs, requests and their replies are sealed with it).
+    mutating func sharedSecret(with peer: PublicKey) -> [UInt8]? {
+        if let known = sharedSecrets[peer] { return known }
+        let secret = identity.keyExchange(publicKey: peer.bytes)
+        sharedSecrets[peer] = secret
+        return secret
     }
 
     /// The firmware's `getCurrentTimeUnique`: the clock, but never the same value twice.

@@ -26,6 +26,8 @@ import Testing
         #expect(run(&s, .reboot, at: .seconds(20)).isEmpty, "the board restarts without answering")
         #expect(s.restarted)
         #expect(s.offlineQueue.isEmpty && s.expectedAcks.isEmpty && s.appTargetVersion == 0 && s.stats == SimStats())
+        guard case let .response(.stats(.core(core))) = run(&s, .getStats(.core), at: .seconds(25)).first else { Issue.record("no STATS"); return }
+        #expect(core.uptimeSeconds == 5, "uptime counts from the restart")
         #expect(s.publicKey == before.publicKey && s.name == "Kept" && s.contacts == before.contacts && s.channels == before.channels)
         #expect(s.nodes == before.nodes && s.scheduled == before.scheduled, "the mesh goes on")
         // The DM's ACK still arrives on air, but nothing waits for it any more.
