@@ -9,10 +9,11 @@ public struct AirPacket: Hashable, Sendable {
         public var hasTransportCodes: Bool { self == .transportFlood || self == .transportDirect }
     }
 
-    /// The firmware's PAYLOAD_TYPE_* values; types it does not define keep their number.
+    /// The firmware's PAYLOAD_TYPE_* values (4 bits in a header; a whole byte where a
+    /// path-return names its extra, 0xFF there meaning none); others keep their number.
     public struct PayloadType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue & 0x0F }
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         public static let request = PayloadType(rawValue: 0)
         public static let response = PayloadType(rawValue: 1)
@@ -58,13 +59,13 @@ public struct AirPacket: Hashable, Sendable {
     /// The firmware's MAX_TRANS_UNIT: header, path and payload together.
     public static let maxSize = 255
 
-    public var header: UInt8 { version << 6 | payloadType.rawValue << 2 | route.rawValue }
+    public var header: UInt8 { version << 6 | (payloadType.rawValue & 0x0F) << 2 | route.rawValue }
 
     public init(decoding bytes: [UInt8]) throws {
         var r = ByteReader(bytes, frame: "air packet")
         let header = try r.u8("header")
         route = Route(rawValue: header & 0x03)!
-        payloadType = PayloadType(rawValue: header >> 2)
+        payloadType = PayloadType(rawValue: header >> 2 & 0x0F)
         version = header >> 6
         transportCodes = route.hasTransportCodes ? TransportCodes(try r.u16("transport code 1"), try r.u16("transport code 2")) : nil
         let at = r.offset
@@ -79,6 +80,9 @@ public struct AirPacket: Hashable, Sendable {
     }
 
     public func encode() throws -> [UInt8] {
+        guard payloadType.rawValue <= 0x0F, version <= 3 else {
+            throw CodecError.unencodable(frame: "air packet", field: "header", reason: "payload type \(payloadType.rawValue) or version \(version) does not fit its bits")
+        }
         guard route.hasTransportCodes == (transportCodes != nil) else {
             throw CodecError.unencodable(frame: "air packet", field: "transport codes", reason: "present exactly on transport routes")
         }

@@ -74,7 +74,7 @@ public struct TextContent: Hashable, Sendable {
 
 /// The plaintext of a PATH packet: the path the sender was reached by (the recipient's route
 /// to it from now on), then an extra typed payload, as an ACK (type 3, the 4-byte code) or a
-/// RESPONSE (type 1, the reply data).
+/// RESPONSE (type 1, the reply data); type 0xFF and 4 random bytes when there is none.
 public struct ReturnedPath: Hashable, Sendable {
     public var path: Path
     public var extraType: AirPacket.PayloadType

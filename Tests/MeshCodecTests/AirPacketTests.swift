@@ -64,6 +64,9 @@ import Testing
         let returned = ReturnedPath(path: Path(hops: [[0xAB], [0xCD]])!, extraType: .ack, extra: [1, 2, 3, 4])
         #expect(returned.bytes == [0x02, 0xAB, 0xCD, 0x03, 1, 2, 3, 4])
         #expect(try ReturnedPath(decoding: returned.bytes) == returned)
+        let bare = try ReturnedPath(decoding: [0x00, 0xFF, 9, 9, 9, 9])
+        #expect(bare.extraType.rawValue == 0xFF && bare.bytes == [0x00, 0xFF, 9, 9, 9, 9], "no extra: type 0xFF kept whole")
+        #expect(throws: CodecError.self) { try AirPacket(route: .flood, payloadType: AirPacket.PayloadType(rawValue: 0xFF), payload: [1]).encode() }
         let addressed = AddressedPayload(destinationHash: 1, sourceHash: 2, sealed: [3, 4, 5])
         #expect(try AddressedPayload(decoding: addressed.bytes) == addressed)
         #expect(throws: CodecError.truncated(frame: "group payload", field: "sealed data", offset: 1, needed: 3, available: 2)) {

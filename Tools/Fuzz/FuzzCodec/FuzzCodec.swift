@@ -49,4 +49,11 @@ private func check(_ frame: [UInt8]) {
     if case let .response(.exportContact(advert))? = try? RadioFrame(decoding: frame), let packet = try? AdvertPacket(decoding: advert) {
         guard (try? AdvertPacket(decoding: packet.encode())) == packet else { fatalError("advert round trip differs: \(Hex.encode(advert))") }
     }
+    // LOG_RX_DATA carries raw air packets: each must encode back to its own bytes.
+    if case let .push(.logRxData(log))? = try? RadioFrame(decoding: frame), let packet = try? AirPacket(decoding: log.payload) {
+        guard (try? packet.encode()) == log.payload else { fatalError("air packet round trip differs: \(Hex.encode(log.payload))") }
+        if packet.payloadType == .path, let returned = try? ReturnedPath(decoding: packet.payload) {
+            guard (try? ReturnedPath(decoding: returned.bytes)) == returned else { fatalError("returned path round trip differs") }
+        }
+    }
 }
