@@ -6,10 +6,7 @@ import MeshCodec
 /// rebroadcast them. Apps build "heard repeats" and channel echoes from these.
 extension SimHandler {
     /// Repeaters within the radio's reach (zero-hop), in key order.
-    static func neighbourRepeaters(_ s: SimRadioState) -> [SimNode] {
-        s.nodes.values.filter { $0.type == .repeater && $0.route.isEmpty }
-            .sorted { $0.publicKey.bytes.lexicographicallyPrecedes($1.publicKey.bytes) }
-    }
+    static func neighbourRepeaters(_ s: SimRadioState) -> [SimNode] { s.neighbourRepeaters }
 
     /// The LOG_RX_DATA push for `packet` heard from the node whose key starts with `sender`.
     static func heard(_ s: inout SimRadioState, _ packet: AirPacket?, from sender: [UInt8]) -> [RadioFrame] {

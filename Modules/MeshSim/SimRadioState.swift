@@ -24,7 +24,11 @@ public struct SimRadioState: Hashable, Sendable {
     /// The protocol version the app declared with DEVICE_QUERY; 0 after boot (legacy frames).
     public var appTargetVersion: UInt8 = 0
     /// The rest of the mesh, by key.
-    public var nodes: [PublicKey: SimNode] = [:]
+    public var nodes: [PublicKey: SimNode] = [:] {
+        didSet { neighbourRepeaters = nodes.values.filter { $0.type == .repeater && $0.route.isEmpty }.sorted { $0.publicKey.bytes.lexicographicallyPrecedes($1.publicKey.bytes) } }
+    }
+    /// Repeaters within the radio's reach (zero-hop), in key order: they echo flood packets.
+    private(set) var neighbourRepeaters: [SimNode] = []
     public var rng: SimRNG
     /// Draws for what the radio overhears (echo delays and losses), apart from `rng` so that
     /// logging the air never moves the mesh's own events.
