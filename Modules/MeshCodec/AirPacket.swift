@@ -62,6 +62,7 @@ public struct AirPacket: Hashable, Sendable {
     public var header: UInt8 { version << 6 | (payloadType.rawValue & 0x0F) << 2 | route.rawValue }
 
     public init(decoding bytes: [UInt8]) throws {
+        guard bytes.count <= Self.maxSize else { throw CodecError.overlong(frame: "air packet", expected: Self.maxSize, actual: bytes.count) }
         var r = ByteReader(bytes, frame: "air packet")
         let header = try r.u8("header")
         route = Route(rawValue: header & 0x03)!

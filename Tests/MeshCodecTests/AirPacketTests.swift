@@ -42,6 +42,9 @@ import Testing
         #expect(throws: CodecError.truncated(frame: "air packet", field: "payload", offset: 3, needed: 1, available: 0)) {
             try AirPacket(decoding: [0x11, 0x01, 0xAA])
         }
+        #expect(throws: CodecError.overlong(frame: "air packet", expected: 255, actual: 256)) {
+            try AirPacket(decoding: [0x11, 0x00] + [UInt8](repeating: 1, count: 254))
+        }
         #expect(throws: CodecError.truncated(frame: "air packet", field: "transport code 2", offset: 3, needed: 2, available: 1)) {
             try AirPacket(decoding: [0x00, 0x01, 0x02, 0x03])
         }

@@ -28,13 +28,9 @@ set +e
     -artifact_prefix="$work/artifacts/" >"$log" 2>&1
 status=$?
 set -e
-execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-coverage=$(grep -Eo 'DONE +cov: [0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
-if grep -q "Is the code instrumented for coverage" "$log" || [ -z "$coverage" ] || [ "$coverage" -lt 100 ]; then
-    tail -20 "$log" >&2
-    echo "fuzz: FAILED: the target is not instrumented for coverage (cov ${coverage:-none})"
-    exit 1
-fi
+# A crash ends the run before libFuzzer prints its final stats: these may find nothing.
+execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+coverage=$(grep -Eo 'DONE +cov: [0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1 || true)
 crashes=$(ls "$work/artifacts" | wc -l)
 if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
     tail -40 "$log" >&2
@@ -43,6 +39,11 @@ if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
         [ -f "$f" ] && cp "$f" "Tools/Fuzz/corpus/regression-$(basename "$f")" && echo "fuzz: reproducer saved as Tools/Fuzz/corpus/regression-$(basename "$f")" >&2
     done
     echo "fuzz: ${execs:-0} execs in ${seconds} s, FAILED (exit $status, $crashes artifact(s))"
+    exit 1
+fi
+if grep -q "Is the code instrumented for coverage" "$log" || [ -z "$coverage" ] || [ "$coverage" -lt 100 ]; then
+    tail -20 "$log" >&2
+    echo "fuzz: FAILED: the target is not instrumented for coverage (cov ${coverage:-none})"
     exit 1
 fi
 echo "fuzz: ${execs:-0} execs in ${seconds} s, 0 crashes, coverage ${coverage} edges, corpus $(find "$work" -maxdepth 1 -type f ! -name fuzz.log | wc -l) inputs"
