@@ -124,7 +124,7 @@ import Testing
             ("unread counts", ConversationQueries.unreadSQL, [1, 1]),
             ("contact list", ContactQueries.listSQL, [1, 50, 0]),
             ("ack lookup", MessageRecord.selectSQL + " WHERE m.radioId = ? AND m.ackCode = ?", [1, 5]),
-            ("dedupe lookup", "SELECT id FROM messages WHERE radioId = ? AND dedupeKey = ?", [1, 5]),
+            ("dedupe lookup", MessageWrites.duplicateSQL, [1, 5, 5]),
             ("search ranking", MessageSearch.rankSQL, ["\"x\"", 0, 1, 20]),
             ("search hits", MessageSearch.hitsSQL, ["\"x\"", 1, 9, "[1,9]"]),
         ]

@@ -18,6 +18,9 @@ enum MessageWrites {
         var match: SenderMatch
     }
 
+    /// The stored copy of a message whose insert was skipped (the v4 de-duplication index).
+    static let duplicateSQL = "SELECT id FROM messages WHERE radioId = ? AND senderTimestamp = ? AND dedupeKey = ?"
+
     static func saveIncoming(_ db: Database, radio: RadioID, messages: [IncomingMessage], limits: StoreLimits, now: Date) throws -> [SavedMessage] {
         let radioId = radio.rawValue
         var resolver = Resolver()
@@ -26,7 +29,7 @@ enum MessageWrites {
         }
         var added: [ThreadKey: (count: Int, unread: Int)] = [:]
         // A copy already stored (same de-duplication key) is skipped, not an error.
-        let insert = try BulkInsert(db, MessageRecord.self, skipping: "radioId, dedupeKey")
+        let insert = try BulkInsert(db, MessageRecord.self, skipping: "radioId, senderTimestamp, dedupeKey")
         var out: [SavedMessage] = []
         out.reserveCapacity(messages.count)
         for message in messages {
@@ -68,8 +71,7 @@ enum MessageWrites {
                     added[thread] = (n.count + 1, n.unread + 1)
                 }
             } else {
-                let existing = try Int64.fetchOne(cached: db, sql: "SELECT id FROM messages WHERE radioId = ? AND dedupeKey = ?",
-                                                  arguments: [radioId, record.dedupeKey])
+                let existing = try Int64.fetchOne(cached: db, sql: duplicateSQL, arguments: [radioId, record.senderTimestamp, record.dedupeKey])
                 guard let existing else { throw StoreError.write(what: "message", reason: "insert skipped but no duplicate found") }
                 out.append(SavedMessage(id: existing, isDuplicate: true, conversation: conversation, sender: sender))
             }
