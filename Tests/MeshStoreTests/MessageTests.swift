@@ -34,6 +34,19 @@ import Testing
         #expect(try t.reader.unreadCounts(radio) == UnreadCounts(byConversation: [.direct(alice): 2, .channel(0): 1]))
     }
 
+    @Test("a message twice in one new batch is stored once; rows keep the batch's order")
+    func duplicateWithinBatch() async throws {
+        let (t, radio) = try await setUp()
+        let first = Fixture.dm(from: alice, "one", ts: 20)
+        let batch = [first, Fixture.channel(0, "Carol: two", at: 1, ts: 21), first, Fixture.dm(from: alice, "three", ts: 22)]
+        let saved = try await t.writer.saveIncoming(radio, batch)
+        #expect(saved.map(\.isDuplicate) == [false, false, true, false])
+        #expect(saved[2].id == saved[0].id && saved[0].id < saved[1].id && saved[1].id < saved[3].id)
+        #expect(try t.reader.rowCounts(radio)["messages"] == 3)
+        #expect(try t.reader.unreadCounts(radio) == UnreadCounts(byConversation: [.direct(alice): 2, .channel(0): 1]))
+        #expect(try t.reader.search(radio, SearchQuery("one")).count == 1)
+    }
+
     @Test("outgoing: pending -> sending -> sent -> delivered, with ACK code, attempt and round trip")
     func outgoingLifecycle() async throws {
         let (t, radio) = try await setUp()

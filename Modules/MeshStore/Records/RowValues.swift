@@ -36,10 +36,10 @@ struct ArgumentSink: ColumnSink {
 extension RowValues {
     /// `skipping`: a unique index whose conflicts skip the row (`ON CONFLICT(...) DO NOTHING`);
     /// every other constraint still fails the insert.
-    static func makeInsertSQL(skipping conflictTarget: String? = nil) -> String {
+    static func makeInsertSQL(into table: String = databaseTableName, skipping conflictTarget: String? = nil) -> String {
         let marks = repeatElement("?", count: columns.count).joined(separator: ", ")
         let skip = conflictTarget.map { " ON CONFLICT(\($0)) DO NOTHING" } ?? ""
-        return "INSERT INTO \(databaseTableName) (\(columns.joined(separator: ", "))) VALUES (\(marks))\(skip)"
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))\(skip)"
     }
 
     var values: [(any DatabaseValueConvertible)?] {

@@ -16,10 +16,11 @@ final class BulkInsert {
     private var statement: OpaquePointer?
     private var lastRowID: Int64?
 
-    init<R: RowValues>(_ db: Database, _ type: R.Type, skipping conflictTarget: String? = nil) throws {
+    /// `table`: another table with the record's columns (a staging table); the record's own by default.
+    init<R: RowValues>(_ db: Database, _ type: R.Type, into table: String? = nil, skipping conflictTarget: String? = nil) throws {
         self.db = db
-        table = R.databaseTableName
-        sql = R.makeInsertSQL(skipping: conflictTarget)
+        self.table = table ?? R.databaseTableName
+        sql = R.makeInsertSQL(into: self.table, skipping: conflictTarget)
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "the connection is closed", sql: sql) }
         let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
         guard code == SQLITE_OK else {

@@ -11,6 +11,14 @@ enum MessageWrites {
         var senders: [[UInt8]: Sender] = [:]
     }
 
+    /// A message of the batch, staged for the one insert, and what its result reports.
+    private struct Staged {
+        var key: MessageStaging.Key
+        var conversation: Conversation?
+        var sender: SenderMatch
+        var thread: ThreadKey?
+    }
+
     /// A sender prefix resolved against the contacts; `id` nil when unknown or ambiguous.
     private struct Sender {
         var id: Int64?
@@ -27,11 +35,10 @@ enum MessageWrites {
         for row in try Row.fetchAll(cached: db, sql: "SELECT id, channelIndex FROM channels WHERE radioId = ?", arguments: [radioId]) {
             resolver.channels[try row.decode(forColumn: "channelIndex")] = try row.decode(forColumn: "id")
         }
-        var added: [ThreadKey: (count: Int, unread: Int)] = [:]
-        // A copy already stored (same de-duplication key) is skipped, not an error.
-        let insert = try BulkInsert(db, MessageRecord.self, skipping: "radioId, senderTimestamp, dedupeKey")
-        var out: [SavedMessage] = []
-        out.reserveCapacity(messages.count)
+        try MessageStaging.prepare(db)
+        let stage = try BulkInsert(db, MessageRecord.self, into: MessageStaging.table)
+        var staged: [Staged] = []
+        staged.reserveCapacity(messages.count)
         for message in messages {
             var record: MessageRecord
             var conversation: Conversation?
@@ -64,19 +71,32 @@ enum MessageWrites {
                 conversation = .channel(m.channelIndex)
                 thread = ThreadKey(thread: .channel, ownerId: channelId)
             }
-            if let id = try insert.insert(record) {
-                out.append(SavedMessage(id: id, isDuplicate: false, conversation: conversation, sender: sender))
-                if let thread {
+            try stage.insert(record)
+            staged.append(Staged(key: MessageStaging.Key(senderTimestamp: Int64(record.senderTimestamp), dedupeKey: record.dedupeKey),
+                                 conversation: conversation, sender: sender, thread: thread))
+        }
+        // A copy already stored (same de-duplication key) is skipped, not an error; so is a
+        // second copy within the batch, which the first one's insert claims.
+        var inserted = try MessageStaging.insertStaged(db)
+        var claimed: [MessageStaging.Key: Int64] = [:]
+        var added: [ThreadKey: (count: Int, unread: Int)] = [:]
+        var out: [SavedMessage] = []
+        out.reserveCapacity(staged.count)
+        for s in staged {
+            if let id = inserted.removeValue(forKey: s.key) {
+                claimed[s.key] = id
+                out.append(SavedMessage(id: id, isDuplicate: false, conversation: s.conversation, sender: s.sender))
+                if let thread = s.thread {
                     let n = added[thread] ?? (0, 0)
                     added[thread] = (n.count + 1, n.unread + 1)
                 }
             } else {
-                let existing = try Int64.fetchOne(cached: db, sql: duplicateSQL, arguments: [radioId, record.senderTimestamp, record.dedupeKey])
+                let existing = try claimed[s.key]
+                    ?? Int64.fetchOne(cached: db, sql: duplicateSQL, arguments: [radioId, s.key.senderTimestamp, s.key.dedupeKey])
                 guard let existing else { throw StoreError.write(what: "message", reason: "insert skipped but no duplicate found") }
-                out.append(SavedMessage(id: existing, isDuplicate: true, conversation: conversation, sender: sender))
+                out.append(SavedMessage(id: existing, isDuplicate: true, conversation: s.conversation, sender: s.sender))
             }
         }
-        try insert.finish()
         for (thread, n) in added {
             try Caps.addToThread(db, thread: thread.thread, ownerId: thread.ownerId, radioId: radioId, added: n.count, unread: n.unread,
                                  cap: limits.messagesPerConversation, now: now.storeMillis)
