@@ -20,6 +20,8 @@ var targets: [Target] = [
         path: "Modules/MeshTransport", swiftSettings: strict),
     // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
     .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto"], path: "Modules/MeshSim", swiftSettings: strict),
+    // Client sessions: one actor per radio link, values across boundaries.
+    .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshTransport"], path: "Modules/MeshServices", swiftSettings: strict),
     .target(
         name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim"],
         path: "Modules/MeshConformance", swiftSettings: strict),
@@ -59,6 +61,9 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
+    .testTarget(
+        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshConformance", "MeshTransport"],
+        path: "Tests/MeshServicesTests", swiftSettings: strict),
     .testTarget(
         name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance", "MeshSim", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),

@@ -1,0 +1,123 @@
+import Foundation
+import MeshCodec
+
+/// What initialization learned from the radio.
+public struct RadioSnapshot: Hashable, Sendable {
+    public var selfInfo: SelfInfo
+    public var deviceInfo: DeviceInfo
+    /// The radio's clock after initialization, and whether the session set it.
+    public var clock: UInt32
+    public var clockSet: Bool
+    /// Contacts changed since the watermark given (all of them without one).
+    public var contacts: [Contact]
+    /// The watermark for the next incremental sync (END_OF_CONTACTS' lastmod).
+    public var contactsWatermark: UInt32
+    /// The channel slots the radio has, empty ones included.
+    public var channels: [ChannelInfo]
+    /// Messages drained from the radio's queue, in the order it gave them.
+    public var messages: [Response]
+}
+
+extension RadioSession {
+    /// The largest drift the clock is allowed before the session sets it (protocol.md §7.1).
+    public static let clockTolerance: UInt32 = 60
+    static let channelSlots: UInt8 = 8
+
+    /// Opens the link and initializes as protocol.md §7.1 orders it: APP_START, DEVICE_QUERY
+    /// (protocol 3), the clock (set only when more than 60 s behind: it never goes back),
+    /// contacts since `contactsSince`, every channel slot, then the message queue.
+    /// `now` gives this machine's clock (epoch seconds).
+    public func connect(contactsSince: UInt32? = nil, now: @Sendable () -> UInt32 = { UInt32(Date().timeIntervalSince1970) }) async throws -> RadioSnapshot {
+        try await open()
+        do {
+            let snapshot = try await initialize(contactsSince: contactsSince, now: now)
+            set(.ready)
+            return snapshot
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
+    private func initialize(contactsSince: UInt32?, now: @Sendable () -> UInt32) async throws -> RadioSnapshot {
+        report(.syncing(.selfInfo))
+        let selfInfo = try await expect(.appStart(AppStart(appName: clientName))) { if case let .selfInfo(v) = $0 { v } else { nil } }
+        report(.syncing(.deviceInfo))
+        let deviceInfo = try await expect(.deviceQuery(appTargetVersion: 3)) { if case let .deviceInfo(v) = $0 { v } else { nil } }
+
+        report(.syncing(.clock))
+        var clock = try await expect(.getDeviceTime) { if case let .currentTime(v) = $0 { v } else { nil } }
+        let local = now()
+        var clockSet = false
+        if local > clock, local - clock > Self.clockTolerance {
+            _ = try await expect(.setDeviceTime(local)) { if case .ok = $0 { true } else { nil } }
+            (clock, clockSet) = (local, true)
+        }
+
+        let (contacts, watermark) = try await syncContacts(since: contactsSince)
+
+        report(.syncing(.channels))
+        var channels: [ChannelInfo] = []
+        for index in 0..<min(Self.channelSlots, deviceInfo.maxChannels ?? Self.channelSlots) {
+            channels.append(try await expect(.getChannel(index)) { if case let .channelInfo(v) = $0 { v } else { nil } })
+        }
+
+        let messages = try await drain()
+        return RadioSnapshot(selfInfo: selfInfo, deviceInfo: deviceInfo, clock: clock, clockSet: clockSet, contacts: contacts,
+                             contactsWatermark: watermark, channels: channels, messages: messages)
+    }
+
+    /// GET_CONTACTS: the stream CONTACTS_START, a CONTACT for each contact changed since
+    /// `since` (all of them without it), END_OF_CONTACTS. A stream
+    /// takes longer than one answer: the time limit grows with the count announced.
+    public func syncContacts(since: UInt32? = nil) async throws -> (contacts: [Contact], watermark: UInt32) {
+        report(.syncing(.contacts(received: 0, total: 0)))
+        let frames = try await exchange(.getContacts(since: since), timeout: commandTimeout * 6) { frames in
+            guard isContactsStart(frames[0]) else { return true }
+            guard frames.count > 1, let last = frames.last else { return false }
+            if case .response(.contact) = last { return false }
+            return true   // END_OF_CONTACTS, or a frame that breaks the stream (reported below)
+        }
+        guard case let .response(.contactsStart(total))? = frames.first, case let .response(.endOfContacts(watermark))? = frames.last else {
+            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: transport.url.text, got: frames.map(\.name).joined(separator: ", "))
+        }
+        let contacts = frames.dropFirst().dropLast().compactMap { frame -> Contact? in
+            if case let .response(.contact(c)) = frame { c } else { nil }
+        }
+        // CONTACTS_START counts every contact, not only those newer than `since` (protocol.md §4).
+        guard since == nil ? contacts.count == Int(total) : contacts.count <= Int(total) else {
+            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: transport.url.text, got: "\(contacts.count) contacts after CONTACTS_START said \(total)")
+        }
+        report(.syncing(.contacts(received: contacts.count, total: Int(total))))
+        return (contacts, watermark)
+    }
+
+    /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (protocol.md §7.3).
+    public func drain() async throws -> [Response] {
+        var messages: [Response] = []
+        while true {
+            report(.syncing(.messages(drained: messages.count)))
+            let answer = try await call(.syncNextMessage)
+            switch answer {
+            case .noMoreMessages: return messages
+            case .contactMessage, .channelMessage, .channelData: messages.append(answer)
+            default: throw SessionError.unexpected(command: "CMD_SYNC_NEXT_MESSAGE", link: transport.url.text, got: RadioFrame.response(answer).name)
+            }
+        }
+    }
+
+    /// One command whose one answer `pick` accepts.
+    private func expect<T>(_ command: Command, _ pick: (Response) -> T?) async throws -> T {
+        let answer = try await call(command)
+        guard let value = pick(answer) else {
+            throw SessionError.unexpected(command: command.name, link: transport.url.text, got: RadioFrame.response(answer).name)
+        }
+        return value
+    }
+
+}
+
+private func isContactsStart(_ frame: RadioFrame) -> Bool {
+    if case .response(.contactsStart) = frame { return true }
+    return false
+}

@@ -1,0 +1,17 @@
+import MeshCodec
+
+/// What a session reports to front ends, in order.
+public enum SessionEvent: Hashable, Sendable {
+    case state(RadioSession.State)
+    /// A push from the radio (MSG_WAITING, SEND_CONFIRMED, adverts, LOG_RX_DATA, ...).
+    case push(Push)
+    /// Initialization progress: the step under way.
+    case syncing(SyncStep)
+    /// A frame that is neither a push nor the answer to a command in flight.
+    case stray(String)
+}
+
+/// The steps of initialization (protocol.md §7.1), in order.
+public enum SyncStep: Hashable, Sendable {
+    case selfInfo, deviceInfo, clock, contacts(received: Int, total: Int), channels, messages(drained: Int)
+}

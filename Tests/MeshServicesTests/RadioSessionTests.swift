@@ -1,0 +1,140 @@
+import Foundation
+import MeshCodec
+import MeshConformance
+import MeshServices
+import MeshSim
+import MeshTransport
+import Testing
+
+/// RadioSession against MeshSim in the same process: initialization in protocol order,
+/// one command in flight, typed errors naming the command and the link.
+@Suite(.timeLimit(.minutes(1))) struct RadioSessionTests {
+    static let now: UInt32 = 1_790_000_000
+
+    private func session(_ state: SimRadioState = DefaultMesh.state(seed: 8)) throws -> (RadioSession, SimRadio) {
+        let radio = SimRadio(state: state, clock: ManualSimClock())
+        return (RadioSession(transport: try SimTransport(radio: radio), clientName: "session-test"), radio)
+    }
+
+    @Test func connectInitializesInProtocolOrder() async throws {
+        let (session, radio) = try session()
+        let queued = await radio.state.offlineQueue.count
+        let snapshot = try await session.connect(now: { Self.now })
+        #expect(await session.state == .ready)
+        let state = await radio.state
+        #expect(snapshot.selfInfo.publicKey == state.publicKey && snapshot.deviceInfo.protocolVersion >= 3)
+        #expect(snapshot.contacts.count == DefaultMesh.nodeCount && snapshot.contactsWatermark > 0)
+        #expect(snapshot.channels.count == 8 && snapshot.channels[0].name == ChannelSecret.publicChannelName)
+        #expect(queued > 0 && snapshot.messages.count == queued && state.offlineQueue.isEmpty)
+        // The simulated radio starts at its RTC-less boot time, years behind: the session sets it.
+        #expect(snapshot.clockSet && snapshot.clock == Self.now && state.deviceTime(at: .zero) == Self.now)
+        #expect(state.appTargetVersion == 3)
+    }
+
+    @Test func theClockIsNeverSetBackwardsOrForASmallDrift() async throws {
+        let state = DefaultMesh.state(seed: 8)
+        for local in [Self.now - 3600, Self.now + 60] {
+            let (session, radio) = try session(state)
+            _ = await radio.handle(.setDeviceTime(Self.now))
+            let snapshot = try await session.connect(now: { local })
+            #expect(!snapshot.clockSet && snapshot.clock == Self.now)
+            #expect(await radio.state.deviceTime(at: .zero) == Self.now)
+        }
+    }
+
+    @Test func incrementalContactSyncStartsAtTheWatermark() async throws {
+        let (session, radio) = try session()
+        let first = try await session.connect(now: { Self.now })
+        #expect(try await session.syncContacts(since: first.contactsWatermark).contacts.isEmpty)
+        // An advert arrives: only that contact is newer than the watermark.
+        let newcomer = try #require(await radio.state.nodes.values.first { n in first.contacts.allSatisfy { $0.publicKey != n.publicKey } })
+        _ = await radio.handle(.addUpdateContact(AddUpdateContact(contact: Contact(publicKey: newcomer.publicKey, type: .chat, name: "Newcomer",
+                                                                                    lastModified: first.contactsWatermark + 10))))
+        #expect(try await session.syncContacts(since: first.contactsWatermark).contacts.map(\.publicKey) == [newcomer.publicKey])
+    }
+
+    @Test func concurrentCommandsAreAnsweredInTheirOwnOrder() async throws {
+        let (session, _) = try session()
+        _ = try await session.connect(now: { Self.now })
+        let answers = try await withThrowingTaskGroup(of: (UInt8, Response).self) { group in
+            for i in 0..<40 {
+                let index = UInt8(i % 8)
+                group.addTask { (index, try await session.call(.getChannel(index))) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 40)
+        for (index, answer) in answers {
+            guard case let .channelInfo(info) = answer else { Issue.record("GET_CHANNEL \(index) answered \(answer)"); continue }
+            #expect(info.index == index)
+        }
+    }
+
+    @Test func anErrorAnswerNamesTheCommandAndTheLink() async throws {
+        let (session, _) = try session()
+        _ = try await session.connect(now: { Self.now })
+        await #expect(throws: SessionError.refused(command: "CMD_GET_CHANNEL", link: "sim://radio", .notFound)) {
+            try await session.call(.getChannel(40))
+        }
+        #expect(try await session.call(.getDeviceTime) != .noMoreMessages, "the session goes on")
+    }
+
+    @Test func pushesReachTheEventStream() async throws {
+        let (session, radio) = try session()
+        _ = try await session.connect(now: { Self.now })
+        await radio.deliver(.channel(index: 0, senderName: "Ann", text: "hi", sentAt: Self.now, hops: 0))
+        var seen: [SessionEvent] = []
+        for await event in session.events {
+            seen.append(event)
+            if event == .push(.messageWaiting) { break }
+        }
+        #expect(seen.contains(.state(.ready)) && seen.contains(.syncing(.channels)))
+    }
+
+    @Test func silenceIsANoAnswerErrorAndALostLinkEndsTheWait() async throws {
+        let silent = try SilentTransport()
+        let session = RadioSession(transport: silent, commandTimeout: .milliseconds(200))
+        await #expect(throws: SessionError.noAnswer(command: "CMD_APP_START", link: "sim://silent", seconds: 0.2)) {
+            _ = try await session.connect(now: { Self.now })
+        }
+        #expect(await session.state == .disconnected)
+
+        let dropped = try SilentTransport()
+        let other = RadioSession(transport: dropped, commandTimeout: .seconds(30))
+        try await other.open()
+        let answer = Task { try await other.call(.getDeviceTime) }
+        try await dropped.waitForFrame()
+        dropped.lose()
+        await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", link: "sim://silent", reason: "link ended")) { _ = try await answer.value }
+    }
+}
+
+/// A far side that takes every frame and never answers: a radio that hangs, or the wrong device.
+final class SilentTransport: Transport, @unchecked Sendable {
+    let url: TransportURL
+    let frames: AsyncStream<[UInt8]>
+    let states: AsyncStream<LinkState>
+    private let frameSink: AsyncStream<[UInt8]>.Continuation
+    private let stateSink: AsyncStream<LinkState>.Continuation
+    private let received = AsyncStream<Void>.makeStream()
+
+    init() throws {
+        url = try TransportURL("sim://silent")
+        (frames, frameSink) = AsyncStream.makeStream()
+        (states, stateSink) = AsyncStream.makeStream()
+    }
+
+    func open() async throws { stateSink.yield(.open) }
+    func send(_ frame: [UInt8]) async throws { received.continuation.yield() }
+    func close() async { lose() }
+
+    func lose() {
+        frameSink.finish()
+        stateSink.finish()
+    }
+
+    /// Returns once a frame has been sent here.
+    func waitForFrame() async throws {
+        for await _ in received.stream { return }
+    }
+}
