@@ -8,6 +8,11 @@ extension SimHandler {
     /// Repeaters within the radio's reach (zero-hop), in key order.
     static func neighbourRepeaters(_ s: SimRadioState) -> [SimNode] { s.neighbourRepeaters }
 
+    /// The neighbouring repeater whose key starts with the hop hash `hash`.
+    static func neighbourRepeater(_ s: SimRadioState, hash: [UInt8]) -> SimNode? {
+        s.neighbourRepeaters.first { $0.publicKey.bytes.starts(with: hash) }
+    }
+
     /// The LOG_RX_DATA push for `packet` heard from the node whose key starts with `sender`.
     static func heard(_ s: inout SimRadioState, _ packet: AirPacket?, from sender: [UInt8]) -> [RadioFrame] {
         guard let packet, let log = logRecord(&s, packet, from: sender) else { return [] }
@@ -39,7 +44,7 @@ extension SimHandler {
             let path = channelPath(s, sender: sender, hops: hops)
             let line = Array(Array("\(sender): \(text)".utf8).prefix(SendChannelTextMessage.maxTotalBytes))
             let packet = AirPackets.groupText(secret: s.channels[Int(index)].secret, timestamp: sentAt, line: line, path: path)
-            let last = path.hops.last.map { hash in neighbourRepeaters(s).first { $0.publicKey.bytes.starts(with: hash) }?.publicKey.bytes ?? hash }
+            let last = path.hops.last.map { neighbourRepeater(s, hash: $0)?.publicKey.bytes ?? $0 }
             return arrives(&s, packet, lastHop: last ?? Array(SHA256.hash(Array(sender.utf8)).prefix(3)), at: at)
         }
         guard let node = s.nodes[from] else { return [] }
@@ -96,7 +101,7 @@ extension SimHandler {
     static func scheduleForward(_ s: inout SimRadioState, of packet: AirPacket, at: Duration) {
         let hops = packet.path.hops
         guard !packet.route.isFlood, let first = hops.first, let raw = encoded(&s, packet),
-              let repeater = neighbourRepeaters(s).first(where: { $0.publicKey.bytes.starts(with: first) }),
+              let repeater = neighbourRepeater(s, hash: first),
               airSurvives(&s, links: 2), let rest = Path(hops: Array(hops.dropFirst()), hashSize: first.count) else { return }
         var forwarded = packet
         forwarded.path = rest
@@ -114,7 +119,7 @@ extension SimHandler {
     /// Whom the radio hears a packet from `node` from: its nearest repeater, or itself.
     static func lastHop(_ s: SimRadioState, _ node: SimNode) -> [UInt8] {
         guard let first = node.route.first else { return node.publicKey.bytes }
-        return neighbourRepeaters(s).first { $0.publicKey.bytes[0] == first }?.publicKey.bytes ?? [first]
+        return neighbourRepeater(s, hash: [first])?.publicKey.bytes ?? [first]
     }
 
     /// Flood packets of the radio's start with an empty path whose hash size is the radio's
