@@ -25,12 +25,13 @@ extension RadioSession {
 
     /// Opens the link and initializes as protocol.md §7.1 orders it: APP_START, DEVICE_QUERY
     /// (protocol 3), the clock (set only when more than 60 s behind: it never goes back),
-    /// contacts since `contactsSince`, every channel slot, then the message queue.
-    /// `now` gives this machine's clock (epoch seconds).
-    public func connect(contactsSince: UInt32? = nil, now: @Sendable () -> UInt32 = { UInt32(Date().timeIntervalSince1970) }) async throws -> RadioSnapshot {
+    /// contacts since the watermark, every channel slot, then the message queue. A link lost
+    /// later is reopened and initialized the same way (see `ReconnectPolicy`).
+    public func connect(_ setup: SessionSetup = SessionSetup()) async throws -> RadioSnapshot {
+        self.setup = setup
         try await open()
         do {
-            let snapshot = try await initialize(contactsSince: contactsSince, now: now)
+            let snapshot = try await initialize(setup)
             set(.ready)
             return snapshot
         } catch {
@@ -39,7 +40,12 @@ extension RadioSession {
         }
     }
 
-    private func initialize(contactsSince: UInt32?, now: @Sendable () -> UInt32) async throws -> RadioSnapshot {
+    /// `connect` with a fixed watermark and clock, and nothing kept.
+    public func connect(contactsSince: UInt32? = nil, now: @escaping @Sendable () -> UInt32) async throws -> RadioSnapshot {
+        try await connect(SessionSetup(contactsSince: { contactsSince }, now: now))
+    }
+
+    func initialize(_ setup: SessionSetup) async throws -> RadioSnapshot {
         report(.syncing(.selfInfo))
         let selfInfo = try await expect(.appStart(AppStart(appName: clientName))) { if case let .selfInfo(v) = $0 { v } else { nil } }
         report(.syncing(.deviceInfo))
@@ -47,14 +53,14 @@ extension RadioSession {
 
         report(.syncing(.clock))
         var clock = try await expect(.getDeviceTime) { if case let .currentTime(v) = $0 { v } else { nil } }
-        let local = now()
+        let local = setup.now()
         var clockSet = false
         if local > clock, local - clock > Self.clockTolerance {
-            _ = try await expect(.setDeviceTime(local)) { if case .ok = $0 { true } else { nil } }
+            try await expectOK(.setDeviceTime(local))
             (clock, clockSet) = (local, true)
         }
 
-        let (contacts, watermark) = try await syncContacts(since: contactsSince)
+        let (contacts, watermark) = try await syncContacts(since: await setup.contactsSince())
 
         report(.syncing(.channels))
         var channels: [ChannelInfo] = []
@@ -62,9 +68,11 @@ extension RadioSession {
             channels.append(try await expect(.getChannel(index)) { if case let .channelInfo(v) = $0 { v } else { nil } })
         }
 
-        let messages = try await drain()
-        return RadioSnapshot(selfInfo: selfInfo, deviceInfo: deviceInfo, clock: clock, clockSet: clockSet, contacts: contacts,
-                             contactsWatermark: watermark, channels: channels, messages: messages)
+        var snapshot = RadioSnapshot(selfInfo: selfInfo, deviceInfo: deviceInfo, clock: clock, clockSet: clockSet, contacts: contacts,
+                                     contactsWatermark: watermark, channels: channels, messages: [])
+        try await setup.initialized(snapshot)
+        snapshot.messages = try await drain(into: setup.received)
+        return snapshot
     }
 
     /// GET_CONTACTS: the stream CONTACTS_START, a CONTACT for each contact changed since
@@ -79,42 +87,36 @@ extension RadioSession {
             return true   // END_OF_CONTACTS, or a frame that breaks the stream (reported below)
         }
         guard case let .response(.contactsStart(total))? = frames.first, case let .response(.endOfContacts(watermark))? = frames.last else {
-            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: transport.url.text, got: frames.map(\.name).joined(separator: ", "))
+            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: link, got: frames.map(\.name).joined(separator: ", "))
         }
         let contacts = frames.dropFirst().dropLast().compactMap { frame -> Contact? in
             if case let .response(.contact(c)) = frame { c } else { nil }
         }
         // CONTACTS_START counts every contact, not only those newer than `since` (protocol.md §4).
         guard since == nil ? contacts.count == Int(total) : contacts.count <= Int(total) else {
-            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: transport.url.text, got: "\(contacts.count) contacts after CONTACTS_START said \(total)")
+            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: link, got: "\(contacts.count) contacts after CONTACTS_START said \(total)")
         }
         report(.syncing(.contacts(received: contacts.count, total: Int(total))))
         return (contacts, watermark)
     }
 
-    /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (protocol.md §7.3).
-    public func drain() async throws -> [Response] {
+    /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (protocol.md §7.3). Each message goes to
+    /// `keep` before the next is asked for: when keeping one fails or the link is lost, the
+    /// drain stops and the rest stay queued on the radio.
+    public func drain(into keep: @Sendable (Response) async throws -> Void = { _ in }) async throws -> [Response] {
         var messages: [Response] = []
         while true {
             report(.syncing(.messages(drained: messages.count)))
             let answer = try await call(.syncNextMessage)
             switch answer {
             case .noMoreMessages: return messages
-            case .contactMessage, .channelMessage, .channelData: messages.append(answer)
-            default: throw SessionError.unexpected(command: "CMD_SYNC_NEXT_MESSAGE", link: transport.url.text, got: RadioFrame.response(answer).name)
+            case .contactMessage, .channelMessage, .channelData:
+                try await keep(answer)
+                messages.append(answer)
+            default: throw SessionError.unexpected(command: "CMD_SYNC_NEXT_MESSAGE", link: link, got: RadioFrame.response(answer).name)
             }
         }
     }
-
-    /// One command whose one answer `pick` accepts.
-    private func expect<T>(_ command: Command, _ pick: (Response) -> T?) async throws -> T {
-        let answer = try await call(command)
-        guard let value = pick(answer) else {
-            throw SessionError.unexpected(command: command.name, link: transport.url.text, got: RadioFrame.response(answer).name)
-        }
-        return value
-    }
-
 }
 
 private func isContactsStart(_ frame: RadioFrame) -> Bool {

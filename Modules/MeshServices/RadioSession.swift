@@ -2,19 +2,29 @@ import Foundation
 import MeshCodec
 import MeshTransport
 
-/// One client session on one radio link: commands go out one at a time in the order they were
+/// One client session on one radio: commands go out one at a time in the order they were
 /// asked for, each answered or failed with a typed error within its time limit; pushes and
-/// state changes reach `events`.
+/// state changes reach every subscriber. A link lost while ready is reopened with backoff and
+/// the session initialized again (see `RadioSession+Reconnect`).
 public actor RadioSession {
-    public enum State: Hashable, Sendable { case disconnected, connecting, initializing, ready }
+    public enum State: Hashable, Sendable { case disconnected, connecting, initializing, ready, reconnecting }
 
-    public let transport: any Transport
+    /// Makes a fresh link for each (re)connection: a closed link's frame stream is finished.
+    public typealias LinkFactory = @Sendable () throws -> any Transport
+
+    public nonisolated let url: TransportURL
     public let clientName: String
     /// A command's time limit (protocol.md §7.8: 5 s; pairing over BLE needs longer).
     public let commandTimeout: Duration
-    public private(set) var state: State = .disconnected
-    public nonisolated let events: AsyncStream<SessionEvent>
-    private let eventSink: AsyncStream<SessionEvent>.Continuation
+    public let reconnectPolicy: ReconnectPolicy
+    public internal(set) var state: State = .disconnected
+    let makeLink: LinkFactory
+    var transport: (any Transport)?
+    /// Set by `connect`: what initialization does again after a reconnect.
+    var setup: SessionSetup?
+    var reconnector: Task<Void, Never>?
+    /// `close()` was asked for: a link ending is then not a loss to repair.
+    var closing = false
 
     /// The command in flight and what it has received so far.
     private struct Pending {
@@ -31,41 +41,77 @@ public actor RadioSession {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var reader: Task<Void, Never>?
+    private var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+    private var nextSubscriber = 0
 
-    public init(transport: any Transport, clientName: String = "meshport", commandTimeout: Duration = .seconds(5)) {
-        self.transport = transport
+    public init(url: TransportURL, clientName: String = "meshport", commandTimeout: Duration = .seconds(5),
+                reconnect: ReconnectPolicy = .standard, link: @escaping LinkFactory) {
+        self.url = url
         self.clientName = clientName
         self.commandTimeout = commandTimeout
-        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        self.reconnectPolicy = reconnect
+        self.makeLink = link
     }
 
-    private var link: String { transport.url.text }
+    /// A session on one link object, which cannot be reopened once lost: no reconnecting.
+    public init(transport: any Transport, clientName: String = "meshport", commandTimeout: Duration = .seconds(5)) {
+        self.init(url: transport.url, clientName: clientName, commandTimeout: commandTimeout, reconnect: .never, link: { transport })
+    }
 
-    /// Opens the link and starts reading it; `initialize()` then brings the session up.
+    var link: String { url.text }
+
+    /// Every event from now on, in order, until the subscriber stops iterating. Subscribe
+    /// before sending what an event answers (an ACK, a login reply) so none is missed.
+    public func subscribe() -> AsyncStream<SessionEvent> {
+        let (stream, sink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
+        nextSubscriber += 1
+        let id = nextSubscriber
+        subscribers[id] = sink
+        sink.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+        return stream
+    }
+
+    private func unsubscribe(_ id: Int) { subscribers[id] = nil }
+
+    /// Opens a new link and starts reading it; `connect` then brings the session up.
     public func open() async throws {
         set(.connecting)
-        try await transport.open()
-        let frames = transport.frames
-        reader = Task { [weak self] in
-            for await frame in frames { await self?.received(frame) }
-            await self?.linkEnded()
-        }
+        try await openLink()
         set(.initializing)
     }
 
+    func openLink() async throws {
+        let transport = try makeLink()
+        self.transport = transport
+        try await transport.open()
+        closing = false
+        let frames = transport.frames
+        reader = Task { [weak self] in
+            for await frame in frames { await self?.received(frame) }
+            await self?.linkEnded(transport)
+        }
+    }
+
+    /// Closes the link for good: no reconnect follows.
     public func close() async {
+        closing = true
+        reconnector?.cancel()
+        reconnector = nil
         reader?.cancel()
-        await transport.close()
-        linkEnded()
+        if let transport { await transport.close() }
+        failPending("the session was closed")
+        set(.disconnected)
     }
 
     func set(_ new: State) {
         guard new != state else { return }
         state = new
-        eventSink.yield(.state(new))
+        report(.state(new))
     }
 
-    func report(_ event: SessionEvent) { eventSink.yield(event) }
+    func report(_ event: SessionEvent) {
+        for sink in subscribers.values { sink.yield(event) }
+    }
 
     /// Sends `command` once the commands before it are done and returns its answer: one
     /// frame, or as many as `isComplete` asks for (a contact stream). An error answer, no
@@ -75,19 +121,23 @@ public actor RadioSession {
         let bytes = try command.encode()
         await acquire()
         defer { release() }
+        let name = command.name
+        guard let transport else {
+            throw SessionError.linkClosed(command: name, link: link, reason: "not connected")
+        }
         nextID += 1
-        let id = nextID, name = command.name, limit = timeout ?? commandTimeout
+        let id = nextID, limit = timeout ?? commandTimeout, link = link
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<[RadioFrame], any Error>) in
             let timer = Task { [weak self] in
                 do { try await Task.sleep(for: limit) } catch { return }
-                await self?.finish(id, throwing: SessionError.noAnswer(command: name, link: self?.transport.url.text ?? "", seconds: limit.seconds))
+                await self?.finish(id, throwing: SessionError.noAnswer(command: name, link: link, seconds: limit.seconds))
             }
             pending = Pending(id: id, command: name, isComplete: isComplete, continuation: c, timer: timer)
-            Task { [weak self, transport] in
+            Task { [weak self] in
                 do {
                     try await transport.send(bytes)
                 } catch {
-                    await self?.finish(id, throwing: SessionError.linkClosed(command: name, link: transport.url.text, reason: "\(error)"))
+                    await self?.finish(id, throwing: SessionError.linkClosed(command: name, link: link, reason: "\(error)"))
                 }
             }
         }
@@ -100,6 +150,20 @@ public actor RadioSession {
             throw SessionError.unexpected(command: command.name, link: link, got: frames.first?.name ?? "nothing")
         }
         return response
+    }
+
+    /// One command whose one answer `pick` accepts; any other answer is `unexpected`.
+    public func expect<T>(_ command: Command, timeout: Duration? = nil, _ pick: (Response) -> T?) async throws -> T {
+        let answer = try await call(command, timeout: timeout)
+        guard let value = pick(answer) else {
+            throw SessionError.unexpected(command: command.name, link: link, got: RadioFrame.response(answer).name)
+        }
+        return value
+    }
+
+    /// A command answered by OK.
+    public func expectOK(_ command: Command, timeout: Duration? = nil) async throws {
+        _ = try await expect(command, timeout: timeout) { if case .ok = $0 { true } else { nil } }
     }
 
     private func acquire() async {
@@ -119,17 +183,21 @@ public actor RadioSession {
         do {
             frame = try RadioFrame(decoding: bytes)
         } catch let error as CodecError {
-            if let p = pending { finish(p.id, throwing: SessionError.undecodable(command: p.command, link: link, error)) }
+            if let p = pending {
+                finish(p.id, throwing: SessionError.undecodable(command: p.command, link: link, error))
+            } else {
+                report(.stray("undecodable frame: \(error)"))
+            }
             return
         } catch {
             return
         }
         if case let .push(push) = frame {
-            eventSink.yield(.push(push))
+            report(.push(push))
             return
         }
         guard var p = pending else {
-            eventSink.yield(.stray(frame.name))
+            report(.stray(frame.name))
             return
         }
         if case let .response(.error(e)) = frame {
@@ -153,9 +221,22 @@ public actor RadioSession {
         p.continuation.resume(throwing: error)
     }
 
-    private func linkEnded() {
-        if let p = pending { finish(p.id, throwing: SessionError.linkClosed(command: p.command, link: link, reason: "link ended")) }
-        set(.disconnected)
+    func failPending(_ reason: String) {
+        if let p = pending { finish(p.id, throwing: SessionError.linkClosed(command: p.command, link: link, reason: reason)) }
+    }
+
+    /// The link's frame stream ended: closed by us, or lost.
+    private func linkEnded(_ ended: any Transport) {
+        guard ended === transport else { return }   // an older link, already replaced
+        failPending("link ended")
+        let wasUp = state == .ready
+        transport = nil
+        if closing || state == .reconnecting { return }
+        if wasUp && reconnectPolicy.attempts > 0 {
+            startReconnecting()
+        } else {
+            set(.disconnected)
+        }
     }
 }
 

@@ -7,6 +7,11 @@ public enum SessionEvent: Hashable, Sendable {
     case push(Push)
     /// Initialization progress: the step under way.
     case syncing(SyncStep)
+    /// The link was lost: attempt `attempt` to reopen it starts after `delay`.
+    case reconnecting(attempt: Int, delay: Duration)
+    case reconnectFailed(attempt: Int, reason: String)
+    /// The link is back and the session initialized again.
+    case reconnected(attempt: Int)
     /// A frame that is neither a push nor the answer to a command in flight.
     case stray(String)
 }

@@ -81,10 +81,11 @@ import Testing
 
     @Test func pushesReachTheEventStream() async throws {
         let (session, radio) = try session()
+        let events = await session.subscribe()
         _ = try await session.connect(now: { Self.now })
         await radio.deliver(.channel(index: 0, senderName: "Ann", text: "hi", sentAt: Self.now, hops: 0))
         var seen: [SessionEvent] = []
-        for await event in session.events {
+        for await event in events {
             seen.append(event)
             if event == .push(.messageWaiting) { break }
         }
