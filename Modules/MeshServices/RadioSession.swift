@@ -41,8 +41,7 @@ public actor RadioSession {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var reader: Task<Void, Never>?
-    private var subscribers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
-    private var nextSubscriber = 0
+    private let hub = EventHub<SessionEvent>()
 
     public init(url: TransportURL, clientName: String = "meshport", commandTimeout: Duration = .seconds(5),
                 reconnect: ReconnectPolicy = .standard, link: @escaping LinkFactory) {
@@ -62,16 +61,7 @@ public actor RadioSession {
 
     /// Every event from now on, in order, until the subscriber stops iterating. Subscribe
     /// before sending what an event answers (an ACK, a login reply) so none is missed.
-    public func subscribe() -> AsyncStream<SessionEvent> {
-        let (stream, sink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
-        nextSubscriber += 1
-        let id = nextSubscriber
-        subscribers[id] = sink
-        sink.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
-        return stream
-    }
-
-    private func unsubscribe(_ id: Int) { subscribers[id] = nil }
+    public nonisolated func subscribe() -> AsyncStream<SessionEvent> { hub.subscribe() }
 
     /// Opens a new link and starts reading it; `connect` then brings the session up.
     public func open() async throws {
@@ -109,9 +99,7 @@ public actor RadioSession {
         report(.state(new))
     }
 
-    func report(_ event: SessionEvent) {
-        for sink in subscribers.values { sink.yield(event) }
-    }
+    func report(_ event: SessionEvent) { hub.emit(event) }
 
     /// Sends `command` once the commands before it are done and returns its answer: one
     /// frame, or as many as `isComplete` asks for (a contact stream). An error answer, no

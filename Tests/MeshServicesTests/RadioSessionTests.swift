@@ -81,7 +81,7 @@ import Testing
 
     @Test func pushesReachTheEventStream() async throws {
         let (session, radio) = try session()
-        let events = await session.subscribe()
+        let events = session.subscribe()
         _ = try await session.connect(now: { Self.now })
         await radio.deliver(.channel(index: 0, senderName: "Ann", text: "hi", sentAt: Self.now, hops: 0))
         var seen: [SessionEvent] = []
