@@ -32,6 +32,7 @@ extension RadioSession {
         try await open()
         do {
             let snapshot = try await initialize(setup)
+            try requireLink()
             set(.ready)
             return snapshot
         } catch {
@@ -42,7 +43,7 @@ extension RadioSession {
 
     /// `connect` with a fixed watermark and clock, and nothing kept.
     public func connect(contactsSince: UInt32? = nil, now: @escaping @Sendable () -> UInt32) async throws -> RadioSnapshot {
-        try await connect(SessionSetup(contactsSince: { contactsSince }, now: now))
+        try await connect(SessionSetup(contactsSince: { _ in contactsSince }, now: now))
     }
 
     func initialize(_ setup: SessionSetup) async throws -> RadioSnapshot {
@@ -60,7 +61,7 @@ extension RadioSession {
             (clock, clockSet) = (local, true)
         }
 
-        let (contacts, watermark) = try await syncContacts(since: await setup.contactsSince())
+        let (contacts, watermark) = try await syncContacts(since: try await setup.contactsSince(selfInfo))
 
         report(.syncing(.channels))
         var channels: [ChannelInfo] = []

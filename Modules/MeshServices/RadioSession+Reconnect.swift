@@ -24,6 +24,7 @@ extension RadioSession {
                 try await openLink()
                 _ = try await initialize(setup ?? SessionSetup())
                 guard !closing else { return }
+                try requireLink()
                 set(.ready)
                 report(.reconnected(attempt: attempt))
                 return

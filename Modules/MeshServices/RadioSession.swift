@@ -213,6 +213,11 @@ public actor RadioSession {
         if let p = pending { finish(p.id, throwing: SessionError.linkClosed(command: p.command, link: link, reason: reason)) }
     }
 
+    /// Initialization can finish on its last answer just as the link goes: not ready then.
+    func requireLink() throws {
+        guard transport != nil else { throw SessionError.linkClosed(command: "initialization", link: link, reason: "link ended") }
+    }
+
     /// The link's frame stream ended: closed by us, or lost.
     private func linkEnded(_ ended: any Transport) {
         guard ended === transport else { return }   // an older link, already replaced

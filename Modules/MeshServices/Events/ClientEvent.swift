@@ -9,6 +9,10 @@ public enum ClientEvent: Hashable, Sendable {
     case syncProgress(SyncStep)
     /// A message the radio handed over, as stored (DM, channel message or room post).
     case messageReceived(StoredMessage)
+    /// A post a room server passed on to us (signed text: `authorPrefix` names the author).
+    case roomPost(room: PublicKey, ContactMessage)
+    /// A channel datagram (CHANNEL_DATA_RECV): an application payload, not chat.
+    case datagram(ChannelDataMessage)
     /// An outgoing message moved on: sent, delivered, failed, or heard repeated.
     case messageStatus(StoredMessage)
     case contactChanged(ContactChange)

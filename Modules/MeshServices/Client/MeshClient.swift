@@ -1,0 +1,161 @@
+import Foundation
+import MeshCodec
+import MeshStore
+
+/// One radio as a front end uses it: the session kept up (reconnecting when the link is
+/// lost), everything it learns kept in the store, and one stream of `ClientEvent`s.
+/// Messages waiting on the radio are drained when it says so (MSG_WAITING), each stored
+/// before the next is asked for.
+public actor MeshClient {
+    public nonisolated let session: RadioSession
+    public nonisolated let store: MeshStore
+    public nonisolated let events = EventHub<ClientEvent>()
+    /// Set once the radio answered APP_START (and again after each reconnect).
+    public private(set) var context: RadioContext?
+    private let now: @Sendable () -> Date
+    private var listener: Task<Void, Never>?
+    /// MSG_WAITING came while the session was not ready: drain once it is.
+    private var drainWhenReady = false
+    private var draining = false
+    private var drainAgain = false
+
+    public init(session: RadioSession, store: MeshStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.session = session
+        self.store = store
+        self.now = now
+    }
+
+    /// Connects and initializes (protocol.md §7.1), storing the radio, its contacts since the
+    /// stored watermark, its channels and every queued message.
+    @discardableResult
+    public func connect() async throws -> RadioContext {
+        startListening()
+        let now = now
+        let setup = SessionSetup(
+            contactsSince: { [store] info in
+                try store.reader.radio(RadioID(publicKey: info.publicKey)).map(\.contactsLastmod)
+            },
+            now: { UInt32(now().timeIntervalSince1970) },
+            received: { [weak self] answer in try await self?.keep(answer) },
+            initialized: { [weak self] snapshot in try await self?.initialized(snapshot) })
+        _ = try await session.connect(setup)
+        guard let context else { throw SessionError.linkClosed(command: "CMD_APP_START", link: session.url.text, reason: "closed during initialization") }
+        return context
+    }
+
+    /// Closes the link and writes what waits in the store's coalescer (positions, samples).
+    public func disconnect() async throws {
+        await session.close()
+        listener?.cancel()
+        listener = nil
+        if let context { _ = try await store.radioDisconnected(context.radio) }
+    }
+
+    private func initialized(_ snapshot: RadioSnapshot) async throws {
+        let writer = store.writer
+        let radio = try await writer.register(snapshot.selfInfo).id
+        try await writer.markConnected(radio, at: now())
+        let contacts = try await writer.saveContacts(radio, snapshot.contacts)
+        try await writer.setContactsLastmod(radio, snapshot.contactsWatermark)
+        _ = try await writer.saveChannels(radio, snapshot.channels)
+        let context = RadioContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: events)
+        self.context = context
+        for contact in contacts { events.emit(.contactChanged(.updated(contact.contact))) }
+        await recordPositions(snapshot.contacts, radio: radio)
+    }
+
+    private func keep(_ answer: Response) async throws {
+        guard let context else { return }
+        try await MessageDrain(context: context, now: now).keep(answer)
+    }
+
+    // MARK: Pushes
+
+    private func startListening() {
+        guard listener == nil else { return }
+        let stream = session.subscribe()
+        listener = Task { [weak self] in
+            for await event in stream { await self?.handle(event) }
+        }
+    }
+
+    private func handle(_ event: SessionEvent) async {
+        switch event {
+        case let .state(state):
+            events.emit(.connection(state))
+            if state == .ready, drainWhenReady {
+                drainWhenReady = false
+                await drainQueue()
+            }
+        case let .syncing(step):
+            events.emit(.syncProgress(step))
+        case let .push(push):
+            await handle(push)
+        case let .reconnectFailed(attempt, reason):
+            events.emit(.problem("reconnect attempt \(attempt) to \(session.url.text) failed: \(reason)"))
+        case .reconnecting, .reconnected, .stray:
+            break
+        }
+    }
+
+    private func handle(_ push: Push) async {
+        switch push {
+        case .messageWaiting:
+            if await session.state == .ready { await drainQueue() } else { drainWhenReady = true }
+        case let .advert(key), let .pathUpdated(key):
+            await refreshContact(key)
+        case let .newAdvert(contact):
+            events.emit(.contactChanged(.discovered(contact)))
+        case let .contactDeleted(key):
+            events.emit(.contactChanged(.removed(key)))
+        case .contactsFull:
+            events.emit(.contactChanged(.tableFull))
+        case .sendConfirmed, .loginSuccess, .loginFail, .statusResponse, .telemetryResponse, .binaryResponse, .pathDiscoveryResponse:
+            break   // answers the service that asked is waiting for
+        default:
+            events.emit(.push(push))
+        }
+    }
+
+    /// One drain at a time; MSG_WAITING during a drain asks for one more pass.
+    private func drainQueue() async {
+        if draining {
+            drainAgain = true
+            return
+        }
+        draining = true
+        defer { draining = false }
+        repeat {
+            drainAgain = false
+            do {
+                _ = try await session.drain { [weak self] answer in try await self?.keep(answer) }
+            } catch {
+                events.emit(.problem("message drain on \(session.url.text) stopped: \(error)"))
+                return
+            }
+        } while drainAgain
+    }
+
+    /// ADVERT / PATH_UPDATED name a contact that changed: read it back and keep it.
+    private func refreshContact(_ key: PublicKey) async {
+        guard let context else { return }
+        do {
+            let contact = try await session.expect(.getContactByKey(key)) { if case let .contact(c) = $0 { c } else { nil } }
+            _ = try await store.writer.saveContacts(context.radio, [contact])
+            events.emit(.contactChanged(.updated(contact)))
+            await recordPositions([contact], radio: context.radio)
+        } catch {
+            events.emit(.problem("contact \(key.prefix(6).hex) changed but could not be read back: \(error)"))
+        }
+    }
+
+    /// Advertised positions go to the store through its coalescer. Only changed contacts
+    /// arrive here (an incremental sync, an advert), so each is a new report.
+    private func recordPositions(_ contacts: [Contact], radio: RadioID) async {
+        let at = now()
+        let samples = contacts.filter { !$0.position.isZero }.map {
+            PositionSample(node: $0.publicKey, coordinates: $0.position, source: .advert, recordedAt: at)
+        }
+        if !samples.isEmpty { await store.record(radio, SampleBatch(positions: samples)) }
+    }
+}

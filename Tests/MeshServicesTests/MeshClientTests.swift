@@ -1,0 +1,74 @@
+import Foundation
+import MeshCodec
+import MeshServices
+import MeshSim
+import MeshStore
+import Testing
+
+/// MeshClient against MeshSim with a real store file: what initialization learns is kept,
+/// MSG_WAITING drains into the store, a lost link comes back and catches up.
+@Suite(.timeLimit(.minutes(1))) struct MeshClientTests {
+    @Test func connectKeepsTheRadioItsContactsChannelsAndQueuedMessages() async throws {
+        let h = try ClientHarness()
+        let queued = await h.radio.state.offlineQueue.count
+        let client = try h.client()
+        let context = try await client.connect()
+        let radio = await h.radioID
+        #expect(context.radio == radio)
+        let reader = h.store.reader
+        #expect(try reader.contactCount(radio) == DefaultMesh.nodeCount)
+        #expect(try reader.channels(radio).count == 8)
+        let rows = try reader.rowCounts(radio)
+        #expect(queued > 0 && rows["messages", default: 0] + rows["room_messages", default: 0] == queued)
+        let watermark = try #require(try reader.radio(radio)).contactsLastmod
+        #expect(watermark > 0)
+        try await client.disconnect()
+        #expect(await client.session.state == .disconnected)
+    }
+
+    @Test func aSecondConnectAsksOnlyForNewerContacts() async throws {
+        let h = try ClientHarness()
+        let first = try h.client()
+        try await first.connect()
+        try await first.disconnect()
+        let second = try h.client()
+        let events = second.events.subscribe()
+        try await second.connect()
+        let synced = await firstEvent(events) { e -> Int? in
+            if case let .syncProgress(.contacts(received, total)) = e, total > 0 { received } else { nil }
+        }
+        #expect(synced == 0, "nothing changed since the stored watermark")
+        #expect(try h.store.reader.contactCount(await h.radioID) == DefaultMesh.nodeCount)
+    }
+
+    @Test func messageWaitingDrainsIntoTheStore() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        try await client.connect()
+        let events = client.events.subscribe()
+        await h.radio.deliver(.channel(index: 0, senderName: "Ann", text: "drain me", sentAt: ClientHarness.now, hops: 1))
+        let received = await firstEvent(events) { e -> StoredMessage? in if case let .messageReceived(m) = e { m } else { nil } }
+        #expect(received?.text == "drain me" && received?.senderName == "Ann")
+        #expect(await h.radio.state.offlineQueue.isEmpty)
+    }
+
+    @Test func aLostLinkIsReopenedAndCatchesUp() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        try await client.connect()
+        let events = client.events.subscribe()
+        await h.loseLink()
+        // A message arrives while the link is down: the radio queues it.
+        await h.radio.deliver(.channel(index: 0, senderName: "Bob", text: "while you were away", sentAt: ClientHarness.now, hops: 0))
+        var states: [RadioSession.State] = []
+        var texts: [String] = []
+        for await event in events {
+            if case let .connection(s) = event { states.append(s) }
+            if case let .messageReceived(m) = event { texts.append(m.text) }
+            if states.last == .ready, texts.contains("while you were away") { break }
+        }
+        #expect(states.contains(.reconnecting) && states.last == .ready)
+        #expect(await h.radio.state.offlineQueue.isEmpty)
+        try await client.disconnect()
+    }
+}
