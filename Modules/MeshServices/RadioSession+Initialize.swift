@@ -8,7 +8,9 @@ public struct RadioSnapshot: Hashable, Sendable {
     /// The radio's clock after initialization, and whether the session set it.
     public var clock: UInt32
     public var clockSet: Bool
-    /// Contacts changed since the watermark given (all of them without one).
+    /// The watermark the contact sync started from: nil for a full sync.
+    public var contactsSince: UInt32?
+    /// Contacts changed since `contactsSince` (all of them without one).
     public var contacts: [Contact]
     /// The watermark for the next incremental sync (END_OF_CONTACTS' lastmod).
     public var contactsWatermark: UInt32
@@ -61,7 +63,8 @@ extension RadioSession {
             (clock, clockSet) = (local, true)
         }
 
-        let (contacts, watermark) = try await syncContacts(since: try await setup.contactsSince(selfInfo))
+        let since = try await setup.contactsSince(selfInfo)
+        let (contacts, watermark) = try await syncContacts(since: since)
 
         report(.syncing(.channels))
         var channels: [ChannelInfo] = []
@@ -69,7 +72,7 @@ extension RadioSession {
             channels.append(try await expect(.getChannel(index)) { if case let .channelInfo(v) = $0 { v } else { nil } })
         }
 
-        var snapshot = RadioSnapshot(selfInfo: selfInfo, deviceInfo: deviceInfo, clock: clock, clockSet: clockSet, contacts: contacts,
+        var snapshot = RadioSnapshot(selfInfo: selfInfo, deviceInfo: deviceInfo, clock: clock, clockSet: clockSet, contactsSince: since, contacts: contacts,
                                      contactsWatermark: watermark, channels: channels, messages: [])
         try await setup.initialized(snapshot)
         snapshot.messages = try await drain(into: setup.received)

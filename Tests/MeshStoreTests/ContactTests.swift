@@ -33,6 +33,28 @@ import Testing
         #expect(try t.reader.contacts(radio).map(\.name) == ["Alice", "Bob"])
     }
 
+    @Test func aRemovedContactLeavesTheListButKeepsItsHistory() async throws {
+        let t = try TestStore()
+        let radio = try await t.writer.register(Fixture.radio()).id
+        let alice = Fixture.contact(Fixture.key(0x11), name: "alice")
+        let bob = Fixture.contact(Fixture.key(0x22), name: "bob")
+        let carol = Fixture.contact(Fixture.key(0x33), name: "carol")
+        try await t.writer.saveContacts(radio, [alice, bob, carol])
+        try await t.writer.saveIncoming(radio, [Fixture.dm(from: bob.publicKey, "keep me")])
+
+        #expect(try await t.writer.markContactsRemoved(radio, [bob.publicKey]) == 1)
+        #expect(try t.reader.contacts(radio).map(\.name) == ["alice", "carol"] && t.reader.contactCount(radio) == 2)
+        let removed = try #require(try t.reader.contact(radio, key: bob.publicKey))
+        #expect(!removed.isOnRadio && removed.messageCount == 1)
+        #expect(try t.reader.timeline(radio, .direct(bob.publicKey)).messages.map(\.text) == ["keep me"])
+
+        // A full sync without carol marks her; one with bob again brings him back.
+        let (saved, gone) = try await t.writer.replaceContacts(radio, [alice, bob])
+        #expect(saved.count == 2 && gone == [carol.publicKey])
+        #expect(try t.reader.contacts(radio).map(\.name) == ["alice", "bob"])
+        #expect(try t.reader.contact(radio, key: bob.publicKey)?.isOnRadio == true)
+    }
+
     @Test func contactSyncWatermarkAndSettings() async throws {
         let t = try TestStore()
         var info = Fixture.radio()

@@ -97,7 +97,7 @@ import Testing
     func readOnlyOutdated() throws {
         let dir = TempDir()
         try Fixture.load("v1-initial", into: dir.path())
-        #expect(throws: StoreError.schemaOutdated(path: dir.path(), missing: ["v2-room-messages", "v3-message-search", "v4-dedupe-by-time"])) {
+        #expect(throws: StoreError.schemaOutdated(path: dir.path(), missing: ["v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed"])) {
             try MeshStore.open(at: dir.path(), options: StoreOptions(mode: .readOnly))
         }
     }

@@ -55,7 +55,15 @@ public actor MeshClient {
         let writer = store.writer
         let radio = try await writer.register(snapshot.selfInfo).id
         try await writer.markConnected(radio, at: now())
-        let contacts = try await writer.saveContacts(radio, snapshot.contacts)
+        // A full sync is the whole list: stored contacts missing from it were removed meanwhile.
+        let contacts: [StoredContact]
+        if snapshot.contactsSince == nil {
+            let (saved, removed) = try await writer.replaceContacts(radio, snapshot.contacts)
+            contacts = saved
+            for key in removed { events.emit(.contactChanged(.removed(key))) }
+        } else {
+            contacts = try await writer.saveContacts(radio, snapshot.contacts)
+        }
         try await writer.setContactsLastmod(radio, snapshot.contactsWatermark)
         _ = try await writer.saveChannels(radio, snapshot.channels)
         let context = RadioContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: events)
@@ -107,7 +115,8 @@ public actor MeshClient {
         case let .newAdvert(contact):
             events.emit(.contactChanged(.discovered(contact)))
         case let .contactDeleted(key):
-            events.emit(.contactChanged(.removed(key)))
+            // The radio overwrote it to make room (auto-add with overwrite-oldest).
+            await markRemoved(key)
         case .contactsFull:
             events.emit(.contactChanged(.tableFull))
         case .sendConfirmed, .loginSuccess, .loginFail, .statusResponse, .telemetryResponse, .binaryResponse, .pathDiscoveryResponse:
@@ -146,6 +155,16 @@ public actor MeshClient {
             await recordPositions([contact], radio: context.radio)
         } catch {
             events.emit(.problem("contact \(key.prefix(6).hex) changed but could not be read back: \(error)"))
+        }
+    }
+
+    private func markRemoved(_ key: PublicKey) async {
+        guard let context else { return }
+        do {
+            try await store.writer.markContactsRemoved(context.radio, [key])
+            events.emit(.contactChanged(.removed(key)))
+        } catch {
+            events.emit(.problem("contact \(key.prefix(6).hex) was deleted by the radio but the store kept it: \(error)"))
         }
     }
 

@@ -40,14 +40,14 @@ public struct StoreReader: Sendable {
         }
     }
 
-    /// The contact list: favourites first, then by name.
+    /// The contact list (the radio's contacts): favourites first, then by name.
     public func contacts(_ radio: RadioID, limit: Int = .max, offset: Int = 0) throws(StoreError) -> [StoredContact] {
         try database.readOne("contacts of radio \(radio)") { db in try ContactQueries.list(db, radio: radio, limit: limit, offset: offset) }
     }
 
     public func contactCount(_ radio: RadioID) throws(StoreError) -> Int {
         try database.readOne("contact count of radio \(radio)") { db in
-            try Int.fetchOne(cached: db, sql: "SELECT count(*) FROM contacts WHERE radioId = ?", arguments: [radio.rawValue]) ?? 0
+            try Int.fetchOne(cached: db, sql: "SELECT count(*) FROM contacts WHERE radioId = ? AND removedAt IS NULL", arguments: [radio.rawValue]) ?? 0
         }
     }
 

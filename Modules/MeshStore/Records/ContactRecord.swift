@@ -8,7 +8,7 @@ struct ContactRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
     static let columns = [
         "radioId", "publicKey", "type", "flags", "outPathLength", "outPathHashMode", "outPath", "name", "latitudeE6", "longitudeE6",
         "lastAdvert", "lastmod", "isFavourite",
-    ] + ThreadState.columns + ["createdAt", "updatedAt"]
+    ] + ThreadState.columns + ["createdAt", "updatedAt", "removedAt"]
 
     var id: Int64?
     var radioId: Int64
@@ -16,6 +16,8 @@ struct ContactRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
     var thread = ThreadState()
     var createdAt: Date
     var updatedAt: Date
+    /// When the radio no longer had it (REMOVE_CONTACT, a full sync without it); nil while it has.
+    var removedAt: Date?
 
     init(radio: RadioID, contact: Contact, now: Date) {
         radioId = radio.rawValue
@@ -37,6 +39,7 @@ struct ContactRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
         thread = try ThreadState(row: row)
         createdAt = try row.millis("createdAt")
         updatedAt = try row.millis("updatedAt")
+        removedAt = try row.optionalMillis("removedAt")
     }
 
     func write(to s: inout some ColumnSink) {
@@ -57,6 +60,7 @@ struct ContactRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
         thread.write(to: &s)
         s.int(createdAt.storeMillis)
         s.int(updatedAt.storeMillis)
+        s.int(removedAt?.storeMillis)
     }
 
     func encode(to c: inout PersistenceContainer) {
@@ -69,6 +73,7 @@ struct ContactRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
 
     var value: StoredContact {
         StoredContact(radio: RadioID(rawValue: radioId), contact: contact, unreadCount: thread.unreadCount, messageCount: thread.messageCount,
-                      isFavourite: contact.flags.contains(.favourite), isArchived: thread.isArchived, createdAt: createdAt, updatedAt: updatedAt)
+                      isFavourite: contact.flags.contains(.favourite), isArchived: thread.isArchived, createdAt: createdAt, updatedAt: updatedAt,
+                      removedAt: removedAt)
     }
 }

@@ -12,9 +12,12 @@ public struct StoredContact: Hashable, Sendable {
     public var isArchived: Bool
     public var createdAt: Date
     public var updatedAt: Date
+    /// When the radio stopped having this contact; its history stays. nil while it has it.
+    public var removedAt: Date?
 
     public var publicKey: PublicKey { contact.publicKey }
     public var name: String { contact.name }
+    public var isOnRadio: Bool { removedAt == nil }
 }
 
 /// The answer to a lookup by key prefix. An ambiguous prefix is reported, never guessed.

@@ -24,8 +24,9 @@ enum ContactWrites {
         for contact in unique {
             let key = contact.publicKey
             if var record = existing[key] {
-                if record.contact != contact {
+                if record.contact != contact || record.removedAt != nil {
                     record.contact = contact
+                    record.removedAt = nil   // the radio has it (again)
                     record.updatedAt = now
                     try record.update(db)
                 }
@@ -42,6 +43,25 @@ enum ContactWrites {
         }
         try inserts?.finish()
         return out
+    }
+
+    /// Marks contacts the radio no longer has; their messages and samples stay.
+    static func markRemoved(_ db: Database, radio: RadioID, keys: [PublicKey], now: Date) throws -> Int {
+        var count = 0
+        let statement = try db.makeStatement(sql: "UPDATE contacts SET removedAt = ?, updatedAt = ? WHERE radioId = ? AND publicKey = ? AND removedAt IS NULL")
+        for key in keys {
+            try statement.execute(arguments: [now.storeMillis, now.storeMillis, radio.rawValue, Data(key.bytes)])
+            count += db.changesCount
+        }
+        return count
+    }
+
+    /// After a full sync: every contact not in `keys` is no longer on the radio.
+    static func keepOnly(_ db: Database, radio: RadioID, keys: Set<PublicKey>, now: Date) throws -> [PublicKey] {
+        let stored = try Data.fetchAll(db, sql: "SELECT publicKey FROM contacts WHERE radioId = ? AND removedAt IS NULL", arguments: [radio.rawValue])
+        let gone = stored.compactMap { PublicKey(Array($0)) }.filter { !keys.contains($0) }
+        _ = try markRemoved(db, radio: radio, keys: gone, now: now)
+        return gone
     }
 
     static func fetch(_ db: Database, radioId: Int64, keys: [PublicKey]) throws -> [PublicKey: ContactRecord] {

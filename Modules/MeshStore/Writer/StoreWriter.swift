@@ -59,6 +59,27 @@ public actor StoreWriter {
         }
     }
 
+    /// A full sync: saves `contacts` and marks every other stored contact of the radio as
+    /// no longer on it, in one transaction. Returns the saved contacts and the keys removed.
+    @discardableResult
+    public func replaceContacts(_ radio: RadioID, _ contacts: [Contact]) throws(StoreError) -> (saved: [StoredContact], removed: [PublicKey]) {
+        let (limits, now) = (limits, now)
+        return try database.write("full contact list (\(contacts.count)) of radio \(radio)") { db in
+            let saved = try ContactWrites.upsert(db, radio: radio, contacts: contacts, limits: limits, now: now)
+            let removed = try ContactWrites.keepOnly(db, radio: radio, keys: Set(contacts.map(\.publicKey)), now: now)
+            return (saved, removed)
+        }
+    }
+
+    /// REMOVE_CONTACT or CONTACT_DELETED: the radio no longer has these; history stays.
+    @discardableResult
+    public func markContactsRemoved(_ radio: RadioID, _ keys: [PublicKey]) throws(StoreError) -> Int {
+        let now = now
+        return try database.write("removal of \(keys.count) contact(s) of radio \(radio)") { db in
+            try ContactWrites.markRemoved(db, radio: radio, keys: keys, now: now)
+        }
+    }
+
     @discardableResult
     public func setFavourite(_ radio: RadioID, _ key: PublicKey, _ favourite: Bool) throws(StoreError) -> StoredContact {
         let now = now

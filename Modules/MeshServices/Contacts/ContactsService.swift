@@ -1,0 +1,127 @@
+import Foundation
+import MeshCodec
+import MeshStore
+
+/// The radio's contacts (protocol.md §7.2): sync, add/update/remove, paths, favourites,
+/// sharing and `meshcore://` links. The radio's table is the truth; the store follows it.
+public actor ContactsService {
+    public let context: RadioContext
+    private var session: RadioSession { context.session }
+
+    public init(context: RadioContext) { self.context = context }
+
+    /// The contacts the radio has, as stored: favourites first, then by name.
+    public func list() throws -> [StoredContact] { try context.store.reader.contacts(context.radio) }
+
+    /// One contact by name (exact, then unique start, ignoring case) or by key prefix in hex.
+    public func resolve(_ query: String) throws -> StoredContact {
+        let all = try list()
+        let lower = query.lowercased()
+        let exact = all.filter { $0.name.lowercased() == lower }
+        if exact.count == 1 { return exact[0] }
+        let byKey = lower.count >= 2 && lower.allSatisfy(\.isHexDigit) ? all.filter { $0.publicKey.hex.hasPrefix(lower) } : []
+        let byName = all.filter { $0.name.lowercased().hasPrefix(lower) }
+        let matches = exact.isEmpty ? (byKey.isEmpty ? byName : byKey) : exact
+        switch matches.count {
+        case 0: throw ContactsError.notFound(query)
+        case 1: return matches[0]
+        default: throw ContactsError.ambiguous(query, matches: matches.map(\.name))
+        }
+    }
+
+    /// GET_CONTACTS since the stored watermark (or all of them): changes kept, the watermark moved.
+    @discardableResult
+    public func sync(full: Bool = false) async throws -> [Contact] {
+        let writer = context.store.writer
+        let since = full ? nil : try context.store.reader.radio(context.radio)?.contactsLastmod
+        let (contacts, watermark) = try await session.syncContacts(since: since)
+        if since == nil {
+            let (_, removed) = try await writer.replaceContacts(context.radio, contacts)
+            for key in removed { context.events.emit(.contactChanged(.removed(key))) }
+        } else {
+            try await writer.saveContacts(context.radio, contacts)
+        }
+        try await writer.setContactsLastmod(context.radio, watermark)
+        for contact in contacts { context.events.emit(.contactChanged(.updated(contact))) }
+        return contacts
+    }
+
+    /// ADD_UPDATE_CONTACT with the whole record, read back to confirm and stored.
+    @discardableResult
+    public func save(_ contact: Contact) async throws -> StoredContact {
+        guard contact.name.utf8.count < 32 else { throw ContactsError.invalidName(contact.name, reason: "at most 31 bytes") }
+        try await session.expectOK(.addUpdateContact(AddUpdateContact(contact: contact)))
+        let stored = try await readBack(contact.publicKey)
+        guard stored.contact.name == contact.name, stored.contact.type == contact.type, stored.contact.flags == contact.flags,
+              stored.contact.outPath == contact.outPath else {
+            throw ContactsError.notApplied(contact.name, what: "the contact record")
+        }
+        return stored
+    }
+
+    /// REMOVE_CONTACT; its messages stay in the store.
+    public func remove(_ key: PublicKey) async throws {
+        try await session.expectOK(.removeContact(key))
+        try await context.store.writer.markContactsRemoved(context.radio, [key])
+        context.events.emit(.contactChanged(.removed(key)))
+    }
+
+    /// RESET_PATH: messages to it go flood until a new path is learnt.
+    @discardableResult
+    public func resetPath(_ key: PublicKey) async throws -> StoredContact {
+        try await session.expectOK(.resetPath(key))
+        let stored = try await readBack(key)
+        guard stored.contact.outPath.length.isNone else { throw ContactsError.notApplied(stored.name, what: "the path reset") }
+        return stored
+    }
+
+    /// The favourite flag (bit 0: protected from overwrite-oldest), on the radio and here.
+    @discardableResult
+    public func setFavourite(_ key: PublicKey, _ favourite: Bool) async throws -> StoredContact {
+        var contact = try stored(key).contact
+        if favourite { contact.flags.insert(.favourite) } else { contact.flags.remove(.favourite) }
+        return try await save(contact)   // the store's favourite follows flag bit 0
+    }
+
+    /// SHARE_CONTACT: the radio re-broadcasts the contact's advert zero-hop.
+    public func share(_ key: PublicKey) async throws { try await session.expectOK(.shareContact(key)) }
+
+    /// EXPORT_CONTACT: the signed advert ("card") of a contact, or of the radio itself with nil.
+    public func exportCard(_ key: PublicKey? = nil) async throws -> [UInt8] {
+        try await session.expect(.exportContact(key)) { if case let .exportContact(advert) = $0 { advert } else { nil } }
+    }
+
+    /// IMPORT_CONTACT: a card goes in as if heard over the air; the radio checks its signature.
+    /// The contacts it added are picked up by an incremental sync.
+    @discardableResult
+    public func importCard(_ card: [UInt8]) async throws -> [Contact] {
+        try await session.expectOK(.importContact(advert: card))
+        return try await sync()
+    }
+
+    /// The `meshcore://contact/add` link of a contact.
+    public func link(_ key: PublicKey) throws -> ContactURI {
+        let contact = try stored(key)
+        return ContactURI(name: contact.name, publicKey: key, type: contact.contact.type)
+    }
+
+    /// Adds the contact a `meshcore://contact/add` link names (flood path until one is learnt).
+    @discardableResult
+    public func add(_ link: ContactURI) async throws -> StoredContact {
+        try await save(Contact(publicKey: link.publicKey, type: link.type, name: link.name))
+    }
+
+    private func stored(_ key: PublicKey) throws -> StoredContact {
+        guard let c = try context.store.reader.contact(context.radio, key: key) else { throw ContactsError.notFound(key.prefix(6).hex) }
+        return c
+    }
+
+    /// GET_CONTACT_BY_KEY, stored and announced.
+    private func readBack(_ key: PublicKey) async throws -> StoredContact {
+        let contact = try await session.expect(.getContactByKey(key)) { if case let .contact(c) = $0 { c } else { nil } }
+        let saved = try await context.store.writer.saveContacts(context.radio, [contact])
+        context.events.emit(.contactChanged(.updated(contact)))
+        guard let first = saved.first else { throw ContactsError.notFound(key.prefix(6).hex) }
+        return first
+    }
+}

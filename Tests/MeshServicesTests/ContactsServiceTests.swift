@@ -1,0 +1,80 @@
+import Foundation
+import MeshCodec
+import MeshServices
+import MeshSim
+import MeshStore
+import Testing
+
+/// ContactsService against MeshSim: the radio's table is changed, read back and stored.
+@Suite(.timeLimit(.minutes(1))) struct ContactsServiceTests {
+    private func connected() async throws -> (ClientHarness, MeshClient, ContactsService) {
+        let h = try ClientHarness()
+        let client = try h.client()
+        let context = try await client.connect()
+        return (h, client, ContactsService(context: context))
+    }
+
+    @Test func resolvesByNameOrKeyPrefixAndRefusesToGuess() async throws {
+        let (_, _, contacts) = try await connected()
+        let all = try await contacts.list()
+        let one = try #require(all.first)
+        #expect(try await contacts.resolve(one.name.uppercased()).publicKey == one.publicKey)
+        #expect(try await contacts.resolve(String(one.publicKey.hex.prefix(12))).publicKey == one.publicKey)
+        await #expect(throws: ContactsError.notFound("nobody-by-this-name")) { try await contacts.resolve("nobody-by-this-name") }
+        // One hex digit matches about a sixteenth of the keys: too many to pick from.
+        let digit = String(one.publicKey.hex.prefix(1))
+        if all.filter({ $0.publicKey.hex.hasPrefix(digit) || $0.name.lowercased().hasPrefix(digit) }).count > 1 {
+            await #expect(throws: ContactsError.self) { try await contacts.resolve(digit) }
+        }
+    }
+
+    @Test func removeKeepsHistoryAndAFullSyncAgrees() async throws {
+        let (h, _, contacts) = try await connected()
+        let victim = try #require(try await contacts.list().first)
+        try await contacts.remove(victim.publicKey)
+        #expect(await h.radio.state.contacts.contact(victim.publicKey) == nil)
+        #expect(try await contacts.list().allSatisfy { $0.publicKey != victim.publicKey })
+        #expect(try h.store.reader.contact(await h.radioID, key: victim.publicKey)?.isOnRadio == false)
+        let synced = try await contacts.sync(full: true)
+        #expect(synced.count == DefaultMesh.nodeCount - 1)
+    }
+
+    @Test func favouriteAndPathResetAreWrittenAndReadBack() async throws {
+        let (h, _, contacts) = try await connected()
+        let all = try await contacts.list()
+        let target = try #require(all.first { !$0.contact.outPath.length.isNone } ?? all.first)
+        let starred = try await contacts.setFavourite(target.publicKey, true)
+        #expect(starred.isFavourite && starred.contact.flags.contains(.favourite))
+        let onRadio = await h.radio.state.contacts.contact(target.publicKey)
+        #expect(onRadio?.flags.contains(.favourite) == true)
+        let reset = try await contacts.resetPath(target.publicKey)
+        #expect(reset.contact.outPath.length.isNone)
+    }
+
+    @Test func aCardExportedThenImportedBringsTheContactBack() async throws {
+        let (h, _, contacts) = try await connected()
+        let target = try #require(try await contacts.list().first)
+        let card = try await contacts.exportCard(target.publicKey)
+        #expect(!card.isEmpty)
+        try await contacts.remove(target.publicKey)
+        let added = try await contacts.importCard(card)
+        #expect(added.map(\.publicKey).contains(target.publicKey))
+        #expect(await h.radio.state.contacts.contact(target.publicKey) != nil)
+    }
+
+    @Test func contactLinksRoundTripAndBadOnesSayWhatIsWrong() async throws {
+        let (_, _, contacts) = try await connected()
+        let target = try #require(try await contacts.list().first)
+        let link = try await contacts.link(target.publicKey)
+        #expect(try ContactURI(parsing: link.text) == link)
+        #expect(link.text.hasPrefix("meshcore://contact/add?name="))
+        #expect(throws: LinkError.invalid("meshcore://contact/add?name=x&public_key=12&type=1", "public_key", "64 hex digits")) {
+            try ContactURI(parsing: "meshcore://contact/add?name=x&public_key=12&type=1")
+        }
+        #expect(throws: LinkError.notALink("https://example.com", expected: "contact/add")) { try ContactURI(parsing: "https://example.com") }
+        // A link for someone new adds them with a flood path.
+        let stranger = ContactURI(name: "Stranger", publicKey: PublicKey([UInt8](repeating: 0x5A, count: 32))!, type: .chat)
+        let added = try await contacts.add(stranger)
+        #expect(added.name == "Stranger" && added.contact.outPath.length.isNone)
+    }
+}
