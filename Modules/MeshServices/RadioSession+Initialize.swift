@@ -24,6 +24,8 @@ extension RadioSession {
     /// The largest drift the clock is allowed before the session sets it (protocol.md §7.1).
     public static let clockTolerance: UInt32 = 60
     static let channelSlots: UInt8 = 8
+    /// The first command on a BLE link may wait for the person to type the radio's passkey.
+    public static let pairingTimeout: Duration = .seconds(40)
 
     /// Opens the link and initializes as protocol.md §7.1 orders it: APP_START, DEVICE_QUERY
     /// (protocol 3), the clock (set only when more than 60 s behind: it never goes back),
@@ -50,7 +52,8 @@ extension RadioSession {
 
     func initialize(_ setup: SessionSetup) async throws -> RadioSnapshot {
         report(.syncing(.selfInfo))
-        let selfInfo = try await expect(.appStart(AppStart(appName: clientName))) { if case let .selfInfo(v) = $0 { v } else { nil } }
+        let pairing = url.scheme == "ble" ? Self.pairingTimeout : nil
+        let selfInfo = try await expect(.appStart(AppStart(appName: clientName)), timeout: pairing) { if case let .selfInfo(v) = $0 { v } else { nil } }
         report(.syncing(.deviceInfo))
         let deviceInfo = try await expect(.deviceQuery(appTargetVersion: 3)) { if case let .deviceInfo(v) = $0 { v } else { nil } }
 

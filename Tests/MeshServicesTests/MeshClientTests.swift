@@ -71,4 +71,21 @@ import Testing
         #expect(await h.radio.state.offlineQueue.isEmpty)
         try await client.disconnect()
     }
+
+    @Test func disconnectWritesTheCoalescedPositions() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        try await client.connect()
+        let radio = await h.radioID
+        let placed = await h.radio.state.contacts.contacts.filter { !$0.position.isZero }.count
+        // Positions wait in the coalescer (2 s idle) until the disconnect writes them.
+        try await client.disconnect()
+        let positions = try h.store.reader.rowCounts(radio)["positions"]
+        #expect(placed > 0 && positions == placed)
+    }
+
+    @Test func reconnectWaitsGrowUpToTheLimit() {
+        let policy = ReconnectPolicy(attempts: 10, firstDelay: .milliseconds(500), maxDelay: .seconds(30))
+        #expect((1...8).map(policy.delay(before:)) == [0.5, 1, 2, 4, 8, 16, 30, 30].map { Duration.milliseconds(Int($0 * 1000)) })
+    }
 }
