@@ -34,8 +34,7 @@ extension RemoteNodes {
     }
 
     /// One keep-alive. It goes through the gate like any request (sending it drops the radio's
-    /// matcher for a request in flight), and waits for SENT only: servers answer it with an ACK
-    /// the radio does not pass on.
+    /// matcher for a request in flight) and waits for SENT only: no reply is awaited.
     private func keepAlive(_ node: PublicKey) async {
         let session = context.session
         guard await session.state == .ready else { return }
