@@ -15,15 +15,19 @@ public struct SimServer: Hashable, Sendable {
     public var posts: [RoomPost]
     /// Repeaters (firmware level 2+): the owner line of REQ_TYPE_GET_OWNER_INFO.
     public var ownerInfo: String
+    /// A fault knob: answer a wrong password with a refusal (the radio pushes LOGIN_FAIL)
+    /// instead of the silence of v1.17.1's servers, so clients can exercise LOGIN_FAIL.
+    public var answersRefusedLogins: Bool
 
     public init(adminPassword: String = "password", guestPassword: String = "", allowReadOnly: Bool = false,
-                firmwareLevel: UInt8 = 1, posts: [RoomPost] = [], ownerInfo: String = "") {
+                firmwareLevel: UInt8 = 1, posts: [RoomPost] = [], ownerInfo: String = "", answersRefusedLogins: Bool = false) {
         self.adminPassword = adminPassword
         self.guestPassword = guestPassword
         self.allowReadOnly = allowReadOnly
         self.firmwareLevel = firmwareLevel
         self.posts = posts
         self.ownerInfo = ownerInfo
+        self.answersRefusedLogins = answersRefusedLogins
     }
 
     /// The defaults of a node type's firmware.

@@ -5,6 +5,8 @@ import MeshCodec
 /// they stay silent (wrong password, no login, a replayed request, a refused request type).
 enum SimServerLogic {
     static let loginOK: UInt8 = 0   // RESP_SERVER_LOGIN_OK
+    /// Any other first byte is a refusal to the radio (LOGIN_FAIL); used by `answersRefusedLogins`.
+    static let loginRefused: UInt8 = 1
     // Request types (first byte of a request datagram).
     static let status: UInt8 = 0x01, keepAlive: UInt8 = 0x02, telemetry: UInt8 = 0x03, accessList: UInt8 = 0x05
     static let neighbours: UInt8 = 0x06, ownerInfo: UInt8 = 0x07
@@ -25,6 +27,8 @@ enum SimServerLogic {
             permissions = node.type == .room ? 2 : 0
         } else if node.type == .room, server.allowReadOnly {
             permissions = 0
+        } else if server.answersRefusedLogins {
+            return le32(s.deviceTime(at: now)) + [loginRefused]
         } else {
             return nil
         }

@@ -54,6 +54,17 @@ import Testing
         #expect(run(&s, .sendLogin(PublicKey([UInt8](repeating: 7, count: 32))!, password: "x")) == [.response(.error(.notFound))])
     }
 
+    @Test func aServerThatAnswersRefusalsGivesLoginFail() throws {
+        var s = try radio()
+        let rpt = key(s, "Hilltop")
+        s.nodes[rpt]?.server?.answersRefusedLogins = true
+        _ = run(&s, .sendLogin(rpt, password: "nope"))
+        #expect(drain(&s).last == .push(.loginFail(rpt.prefix())))
+        // The right password still logs in.
+        _ = run(&s, .sendLogin(rpt, password: "password"), at: .seconds(700))
+        guard case .push(.loginSuccess) = drain(&s, from: .seconds(700)).last else { Issue.record("no login"); return }
+    }
+
     @Test func roomServerGrantsByPasswordAndPushesPosts() throws {
         var s = try radio()
         let room = key(s, "room")
