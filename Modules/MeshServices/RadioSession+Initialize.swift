@@ -87,12 +87,12 @@ extension RadioSession {
     /// takes longer than one answer: the time limit grows with the count announced.
     public func syncContacts(since: UInt32? = nil) async throws -> (contacts: [Contact], watermark: UInt32) {
         report(.syncing(.contacts(received: 0, total: 0)))
-        let frames = try await exchange(.getContacts(since: since), timeout: commandTimeout * 6) { frames in
+        let frames = try await exchange(.getContacts(since: since), timeout: commandTimeout * 6, until: { frames in
             guard isContactsStart(frames[0]) else { return true }
             guard frames.count > 1, let last = frames.last else { return false }
             if case .response(.contact) = last { return false }
             return true   // END_OF_CONTACTS, or a frame that breaks the stream (reported below)
-        }
+        })
         guard case let .response(.contactsStart(total))? = frames.first, case let .response(.endOfContacts(watermark))? = frames.last else {
             throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: link, got: frames.map(\.name).joined(separator: ", "))
         }

@@ -31,6 +31,8 @@ public actor RadioSession {
         let id: Int
         let command: String
         let isComplete: @Sendable ([RadioFrame]) -> Bool
+        /// For a command the firmware answers with a push only: the push that answers it.
+        let answeringPush: (@Sendable (Push) -> Bool)?
         var frames: [RadioFrame] = []
         let continuation: CheckedContinuation<[RadioFrame], any Error>
         /// Fails the command when its time is up; cancelled once it is answered.
@@ -104,7 +106,7 @@ public actor RadioSession {
     /// Sends `command` once the commands before it are done and returns its answer: one
     /// frame, or as many as `isComplete` asks for (a contact stream). An error answer, no
     /// answer in time, or a closed link is a typed `SessionError`.
-    public func exchange(_ command: Command, timeout: Duration? = nil,
+    public func exchange(_ command: Command, timeout: Duration? = nil, answeredByPush answeringPush: (@Sendable (Push) -> Bool)? = nil,
                          until isComplete: @escaping @Sendable ([RadioFrame]) -> Bool = { _ in true }) async throws -> [RadioFrame] {
         let bytes = try command.encode()
         await acquire()
@@ -120,7 +122,7 @@ public actor RadioSession {
                 do { try await Task.sleep(for: limit) } catch { return }
                 await self?.finish(id, throwing: SessionError.noAnswer(command: name, link: link, seconds: limit.seconds))
             }
-            pending = Pending(id: id, command: name, isComplete: isComplete, continuation: c, timer: timer)
+            pending = Pending(id: id, command: name, isComplete: isComplete, answeringPush: answeringPush, continuation: c, timer: timer)
             Task { [weak self] in
                 do {
                     try await transport.send(bytes)
@@ -138,6 +140,17 @@ public actor RadioSession {
             throw SessionError.unexpected(command: command.name, link: link, got: frames.first?.name ?? "nothing")
         }
         return response
+    }
+
+    /// A command the firmware answers with a push and no response frame (SEND_TELEMETRY_REQ
+    /// for the radio itself): the push `pick` accepts ends it; an error response still fails it.
+    public func callAnsweredByPush<T: Sendable>(_ command: Command, timeout: Duration? = nil,
+                                                _ pick: @escaping @Sendable (Push) -> T?) async throws -> T {
+        let frames = try await exchange(command, timeout: timeout, answeredByPush: { pick($0) != nil })
+        guard case let .push(push)? = frames.first, let value = pick(push) else {
+            throw SessionError.unexpected(command: command.name, link: link, got: frames.first?.name ?? "nothing")
+        }
+        return value
     }
 
     /// One command whose one answer `pick` accepts; any other answer is `unexpected`.
@@ -182,7 +195,7 @@ public actor RadioSession {
         }
         if case let .push(push) = frame {
             report(.push(push))
-            return
+            guard let p = pending, p.answeringPush?(push) == true else { return }
         }
         guard var p = pending else {
             report(.stray(frame.name))

@@ -19,8 +19,7 @@ public actor TelemetryService {
     public func ownTelemetry() async throws -> [LPPRecord] {
         let session = context.session
         let ownPrefix = context.selfInfo.publicKey.prefix()
-        let limit = session.commandTimeout
-        let lpp = try await PushAnsweredCommand.send(.sendTelemetryRequest(nil, reserved: [0, 0, 0]), on: session, within: limit) { push in
+        let lpp = try await session.callAnsweredByPush(.sendTelemetryRequest(nil, reserved: [0, 0, 0])) { push in
             if case let .telemetryResponse(prefix, lpp) = push, prefix == ownPrefix { lpp } else { nil }
         }
         do {
