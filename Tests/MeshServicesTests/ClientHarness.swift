@@ -14,11 +14,13 @@ final class ClientHarness: Sendable {
     static let now: UInt32 = 1_790_000_000
     let dir = TempDir()
     let radio: SimRadio
+    let clock: ManualSimClock
     let store: MeshStore
     let links = Links()
 
     init(state: SimRadioState = DefaultMesh.state(seed: 8)) throws {
-        radio = SimRadio(state: state, clock: ManualSimClock())
+        clock = ManualSimClock()
+        radio = SimRadio(state: state, clock: clock)
         store = try MeshStore.open(at: dir.path(), options: StoreOptions(durability: .normal))
     }
 
@@ -32,6 +34,19 @@ final class ClientHarness: Sendable {
             return loss.map { LossyLink(link, loss: $0) } ?? link
         }
         return MeshClient(session: session, store: store, now: { Date(timeIntervalSince1970: Double(Self.now)) })
+    }
+
+    /// Runs the radio's clock about 40 times real time, so remote nodes answer in tens of
+    /// milliseconds; cancel the task to stop.
+    func pump() -> Task<Void, Never> {
+        let (radio, clock) = (radio, clock)
+        return Task.detached {
+            while !Task.isCancelled {
+                clock.advance(by: .milliseconds(200))
+                await radio.tick()
+                do { try await Task.sleep(for: .milliseconds(5)) } catch { return }
+            }
+        }
     }
 
     /// Cuts the newest link as a radio going out of range does.

@@ -72,6 +72,25 @@ import Testing
         try await client.disconnect()
     }
 
+    @Test func roomPostsAreDrainedIntoTheirRoom() async throws {
+        let h = try ClientHarness()
+        let pump = h.pump()
+        defer { pump.cancel() }
+        let client = try h.client()
+        let context = try await client.connect()
+        let events = client.events.subscribe()
+        let room = try #require(try h.store.reader.contacts(context.radio).first { $0.contact.type == .room })
+        try await RemoteNodes(context: context, keepAliveInterval: .seconds(3600)).login(room.publicKey, password: DefaultMesh.roomPassword)
+        // The room passes on its posts after the login: MSG_WAITING, drained into the room's history.
+        var posts = 0
+        for await event in events {
+            if case let .roomPost(from, _) = event, from == room.publicKey { posts += 1 }
+            if posts == 3 { break }
+        }
+        #expect(try h.store.reader.roomMessages(context.radio, room: room.publicKey).count == 3)
+        #expect(try h.store.reader.timeline(context.radio, .direct(room.publicKey)).messages.isEmpty, "not in the DM thread")
+    }
+
     @Test func disconnectWritesTheCoalescedPositions() async throws {
         let h = try ClientHarness()
         let client = try h.client()

@@ -145,27 +145,6 @@ import Testing
         }
     }
 
-    @Test func roomPostsAreSavedOnce() async throws {
-        try await ServiceHarness.with(pumping: true) { h in
-            let room = try h.node(Self.room)
-            let remote = RemoteNodes(context: h.context)
-            try await remote.login(room.publicKey, password: DefaultMesh.roomPassword)
-            await remote.stopAllKeepAlives()
-            // The room pushes its 3 posts into the radio's queue over the next few (fast) seconds.
-            var posts: [ContactMessage] = []
-            for _ in 0..<500 where posts.count < 3 {
-                for case let .contactMessage(m) in try await h.session.drain() where m.textType == .signedPlain && m.senderPrefix.matches(room.publicKey) {
-                    posts.append(m)
-                }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(posts.count == 3)
-            for post in posts { #expect(try await remote.roomPost(post, from: room.publicKey)) }
-            #expect(try await remote.roomPost(posts[0], from: room.publicKey) == false, "a re-sent post is a duplicate")
-            #expect(try h.store.reader.roomMessages(h.context.radio, room: room.publicKey).count == 3)
-        }
-    }
-
     @Test func rememberedPasswordsLogInAgain() async throws {
         try await ServiceHarness.with(pumping: true) { h in
             let room = try h.node(Self.room)

@@ -149,13 +149,6 @@ public actor RemoteNodes {
 
     // MARK: Room posts
 
-    /// A post a logged-in room server pushed (a signed contact message carrying the author's
-    /// prefix), handed over by the message drain: saved, de-duplicated. True when it is new.
-    public func roomPost(_ message: ContactMessage, from room: PublicKey) async throws -> Bool {
-        let saved = try await context.store.writer.saveRoomMessages(context.radio, room: room, [message], receivedAt: now())
-        return saved.first.map { !$0.isDuplicate } ?? false
-    }
-
     // MARK: Requests
 
     /// Sends `command` and waits for the push `match` accepts, holding the gate for both. The
