@@ -4,7 +4,7 @@ import GRDB
 /// a database written by any earlier release must still open and migrate. A change is a new
 /// migration appended at the end (Tests/MeshStoreTests/Fixtures holds every earlier schema).
 enum Migrations {
-    static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time"]
+    static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-message-failure"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -12,6 +12,7 @@ enum Migrations {
         m.registerMigration("v2-room-messages") { db in try db.execute(sql: v2RoomMessages) }
         m.registerMigration("v3-message-search") { db in try v3MessageSearch(db) }
         m.registerMigration("v4-dedupe-by-time") { db in try db.execute(sql: v4DedupeByTime) }
+        m.registerMigration("v5-message-failure") { db in try db.execute(sql: v5MessageFailure) }
         return m
     }
 
@@ -258,5 +259,11 @@ enum Migrations {
     static let v4DedupeByTime = """
         CREATE UNIQUE INDEX messages_radio_time_dedupe ON messages(radioId, senderTimestamp, dedupeKey);
         DROP INDEX messages_radio_dedupe;
+        """
+
+    // Why an outgoing message failed ("no ACK after 3 attempts (2 direct, 1 flood)", a
+    // refused command), so a failure shown later says what happened. NULL otherwise.
+    static let v5MessageFailure = """
+        ALTER TABLE messages ADD COLUMN failureReason TEXT;
         """
 }
