@@ -192,6 +192,17 @@ import Testing
         #expect(try rig.stored(report.message.id)?.status == .delivered)
     }
 
+    @Test func stoppingEndsBackgroundTrackingAndSaysSo() async throws {
+        let rig = try await MessagingRig()
+        let cy = await rig.key("Cy")   // slow to ACK: still waiting when stopped
+        let report = try await rig.messenger.send("never mind", to: cy, wait: false)
+        await rig.messenger.stop()
+        let final = try #require(await rig.messenger.outcome(of: report.message.id))
+        guard case let .failed(error) = final.outcome, case .cancelled = error else { Issue.record("not cancelled: \(final.outcome)"); return }
+        let stored = try #require(try rig.stored(report.message.id))
+        #expect(stored.status == .failed && stored.failureReason == error.description && final.attempts.count == 1)
+    }
+
     @Test func aRefusedSendLeavesTheMessageFailedNamingTheCommand() async throws {
         let rig = try await MessagingRig()
         let dee = await rig.key("Dee")

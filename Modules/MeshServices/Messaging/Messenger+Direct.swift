@@ -56,12 +56,13 @@ extension Messenger {
             if let c = await confirmation(of: run.id, within: policy.ackWait(suggestedMs: last.suggestedTimeoutMs)) {
                 return try await delivered(&run, c)
             }
-            if Task.isCancelled { throw await fail(run.id, .cancelled(step: "waiting for the ACK of attempt \(last.number) to \(run.who)")) }
+            try await checkGoingOn(run, step: "waiting for the ACK of attempt \(last.number) to \(run.who)")
             guard run.attempts.count < policy.maxAttempts else { break }
             // An ACK that comes during the pause still counts.
             if let c = await confirmation(of: run.id, within: policy.pause(after: last.number)) {
                 return try await delivered(&run, c)
             }
+            try await checkGoingOn(run, step: "the pause after attempt \(last.number) to \(run.who)")
             try await attempt(&run)
         }
         // One that came between the last wait and now is not lost (no suspension after this check).
@@ -69,6 +70,12 @@ extension Messenger {
         let failure = await fail(run.id, run.noAck)
         run.message = current(run.id, fallback: run.message)
         return run.report(.failed(failure))
+    }
+
+    /// A cancelled task, or `stop()`, ends the run: the message is marked failed.
+    private func checkGoingOn(_ run: DirectRun, step: String) async throws(MessagingError) {
+        guard Task.isCancelled || tracked[run.id] == nil else { return }
+        throw await fail(run.id, .cancelled(step: step))
     }
 
     /// The next attempt: RESET_PATH once before the first flood attempt, then SEND_TXT_MSG

@@ -49,8 +49,9 @@ public actor Messenger {
         return finished[messageId]
     }
 
-    /// Stops watching every message: no more ACKs or heard repeats are recorded. Messages
-    /// still waiting for an ACK keep their stored status (`sent`).
+    /// Stops watching every message: no more ACKs or heard repeats are recorded. A DM sent
+    /// without waiting whose ACK is still awaited is marked failed ("cancelled during ...");
+    /// settled messages keep their status.
     public func stop() {
         for task in background.values { task.cancel() }
         for id in Array(tracked.keys) { untrack(id) }
