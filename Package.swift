@@ -21,7 +21,7 @@ var targets: [Target] = [
     // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
     .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto"], path: "Modules/MeshSim", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
-    .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
+    .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
     .target(
         name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim"],
         path: "Modules/MeshConformance", swiftSettings: strict),

@@ -79,6 +79,8 @@ extension Scenario {
             var node = SimNode(publicKey: key, name: Self.nodeName(n.name ?? n.id), type: type, position: position, route: route,
                                batteryMillivolts: n.batteryMillivolts ?? 3950, answersTelemetry: n.answersTelemetry ?? false, identity: pairs[n.id])
             node.sensors = try (n.sensors ?? []).enumerated().map { j, r in try Self.record(r, "\(at).sensors[\(j)]") }
+            node.dropsDirect = n.dropsDirect ?? false
+            if let ms = n.ackDelayMs { node.ackDelay = .milliseconds(try Self.check(ms, in: 0...600_000, "\(at).ackDelayMs")) }
             if node.server != nil {
                 if let p = n.adminPassword { node.server?.adminPassword = p }
                 if let p = n.guestPassword { node.server?.guestPassword = p }

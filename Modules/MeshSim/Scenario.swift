@@ -84,6 +84,10 @@ public struct NodeSpec: Codable, Hashable, Sendable {
     public var answersTelemetry: Bool?
     public var sensors: [SensorSpec]?
     public var batteryMillivolts: UInt16?
+    /// Direct packets never reach it (a stale path): only floods get an ACK (default false).
+    public var dropsDirect: Bool?
+    /// Extra milliseconds its ACKs take, 0-600000 (default 0).
+    public var ackDelayMs: Int?
 
     public init(id: String) { self.id = id }
 }

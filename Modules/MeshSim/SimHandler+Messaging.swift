@@ -29,8 +29,8 @@ extension SimHandler {
         transmitted(&s, AirPackets.text(&s, peer: recipient.publicKey, fromRadio: true, content: content, route: flood ? .flood : .direct,
                                         path: flood ? ownFloodPath(s) : recipient.outPath), at: now)
         // Out and back, each hop one packet's airtime plus the receiver's random rx delay.
-        if node != nil, SimServerLogic.survives(&s, hops: hops), SimServerLogic.survives(&s, hops: hops) {
-            let trip = roundTrip(&s, hops: hops, outMs: airtime, backMs: airtime, serverDelayMs: 0)
+        if let node, flood || !node.dropsDirect, SimServerLogic.survives(&s, hops: hops), SimServerLogic.survives(&s, hops: hops) {
+            let trip = roundTrip(&s, hops: hops, outMs: airtime, backMs: airtime, serverDelayMs: 0) + node.ackDelay
             schedule(&s, ScheduledEvent(due: now + trip, kind: .ackArrives(ack, from: recipient.publicKey, viaFlood: flood)))
         }
         return [.response(.sent(Sent(flood: flood, ackCode: ack, suggestedTimeoutMs: timeout)))]

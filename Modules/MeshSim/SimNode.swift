@@ -21,6 +21,12 @@ public struct SimNode: Hashable, Sendable {
     public var answersTelemetry: Bool
     /// Its key pair, for signing its adverts (nil when a scenario gave only a public key).
     public var identity: Ed25519.KeyPair?
+    /// Direct packets never reach it (a stale path): a DM sent to it direct gets no ACK, one
+    /// sent flood still does. Retry tests use it.
+    public var dropsDirect = false
+    /// Extra time its ACKs take to come back (a busy node), so one can arrive after the
+    /// sender's timeout.
+    public var ackDelay: Duration = .zero
 
     public init(publicKey: PublicKey, name: String, type: NodeType, position: Coordinates = .zero, route: [UInt8] = [],
                 server: SimServer? = nil, sensors: [LPPRecord] = [], batteryMillivolts: UInt16 = 3950, answersTelemetry: Bool = false,

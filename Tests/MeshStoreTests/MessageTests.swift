@@ -89,6 +89,26 @@ import Testing
         await #expect(throws: StoreError.self) { try await t.writer.updateMessage(radio, id: pending.id, status: .delivered) }
     }
 
+    @Test("a failure keeps its reason across reopening; a late ACK or a retry clears it")
+    func failureReasons() async throws {
+        let (t, radio) = try await setUp()
+        let m = try await t.writer.saveOutgoing(radio, OutgoingMessage(conversation: .direct(alice), text: "hello?", senderTimestamp: 5))
+        #expect(m.failureReason == nil)
+        try await t.writer.updateMessage(radio, id: m.id, status: .sent, ackCode: AckCode(7), attempt: 3)
+        let reason = "no ACK after 3 attempts (2 direct, 1 flood)"
+        let failed = try await t.writer.updateMessage(radio, id: m.id, status: .failed, failureReason: reason)
+        #expect(failed.status == .failed && failed.failureReason == reason)
+        // Read back from the file, not only from the returned value.
+        let reopened = try MeshStore.open(at: t.dir.path())
+        #expect(try reopened.reader.message(radio, id: m.id)?.failureReason == reason)
+        try await reopened.close()
+        #expect(try await t.writer.markDelivered(radio, ackCode: AckCode(7), roundTripMs: 4000)?.failureReason == nil)
+
+        let other = try await t.writer.saveOutgoing(radio, OutgoingMessage(conversation: .channel(0), text: "x", senderTimestamp: 6))
+        try await t.writer.updateMessage(radio, id: other.id, status: .failed, failureReason: "CMD_SEND_CHANNEL_TXT_MSG refused")
+        #expect(try await t.writer.updateMessage(radio, id: other.id, status: .sending).failureReason == nil)
+    }
+
     @Test("timelines page newest first by (timestamp, id) cursors, ties included")
     func timelinePaging() async throws {
         let (t, radio) = try await setUp()

@@ -64,6 +64,8 @@ import Testing
         #expect(dm.map(\.text) == ["Fine, thanks! 東京に行く", "Привет, как дела? 👋"])
         #expect(dm[0].status == .delivered && dm[0].ackCode == AckCode(0xDEAD_BEEF) && dm[0].roundTripMs == 1840)
         #expect(dm[1].senderPrefix == Self.alice.prefix(6) && dm[1].snrX4 == 12)
+        // v5: messages from before it have no failure reason.
+        #expect(dm.allSatisfy { $0.failureReason == nil })
         let channel = try reader.timeline(r, .channel(0)).messages
         #expect(channel.map(\.senderName) == ["Carol"])
         #expect(try reader.timeline(r, .channel(1)).messages.first?.heardRepeats == 3)
@@ -97,7 +99,7 @@ import Testing
     func readOnlyOutdated() throws {
         let dir = TempDir()
         try Fixture.load("v1-initial", into: dir.path())
-        #expect(throws: StoreError.schemaOutdated(path: dir.path(), missing: ["v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed"])) {
+        #expect(throws: StoreError.schemaOutdated(path: dir.path(), missing: ["v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure"])) {
             try MeshStore.open(at: dir.path(), options: StoreOptions(mode: .readOnly))
         }
     }

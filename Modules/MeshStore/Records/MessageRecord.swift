@@ -8,7 +8,7 @@ struct MessageRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
     static let columns = [
         "radioId", "kind", "contactId", "channelId", "direction", "status", "ackCode", "attempt", "roundTripMs", "heardRepeats", "snrX4",
         "pathLength", "textType", "senderPrefix", "senderName", "text", "searchText", "senderTimestamp", "timestamp", "dedupeKey",
-        "createdAt", "updatedAt",
+        "createdAt", "updatedAt", "failureReason",
     ]
     static let insertSQL = makeInsertSQL()
     static let kindDirect = 0
@@ -42,6 +42,8 @@ struct MessageRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
     var dedupeKey: Int64
     var createdAt: Date
     var updatedAt: Date
+    /// Why an outgoing message failed (v6); nil unless its status is `failed`.
+    var failureReason: String?
     /// From the join: the conversation this row belongs to.
     var conversation: Conversation?
 
@@ -88,6 +90,7 @@ struct MessageRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
         dedupeKey = try row.decode(forColumn: "dedupeKey")
         createdAt = try row.millis("createdAt")
         updatedAt = try row.millis("updatedAt")
+        failureReason = try row.decode(forColumn: "failureReason")
         if let key = try row.decode(Data?.self, forColumn: "contactKey") {
             guard let k = PublicKey([UInt8](key)) else { throw CorruptRow(table: "contacts", column: "publicKey", reason: "\(key.count)-byte key") }
             conversation = .direct(k)
@@ -119,6 +122,7 @@ struct MessageRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
         s.int(dedupeKey)
         s.int(createdAt.storeMillis)
         s.int(updatedAt.storeMillis)
+        s.text(failureReason)
     }
 
     func encode(to c: inout PersistenceContainer) {
@@ -140,6 +144,6 @@ struct MessageRecord: FetchableRecord, MutablePersistableRecord, RowValues, Send
             textType: TextType(rawValue: textType), ackCode: ackCode.map(AckCode.init), attempt: attempt, roundTripMs: roundTripMs,
             heardRepeats: heardRepeats, snrX4: snrX4, pathLength: pathLength.map(PathLength.init(raw:)),
             senderPrefix: senderPrefix.flatMap(KeyPrefix.init), senderName: senderName, senderTimestamp: senderTimestamp,
-            timestamp: Date(storeMillis: timestamp), createdAt: createdAt, updatedAt: updatedAt)
+            timestamp: Date(storeMillis: timestamp), createdAt: createdAt, updatedAt: updatedAt, failureReason: failureReason)
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// a database written by any earlier release must still open and migrate. A change is a new
 /// migration appended at the end (Tests/MeshStoreTests/Fixtures holds every earlier schema).
 enum Migrations {
-    static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed"]
+    static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -13,6 +13,7 @@ enum Migrations {
         m.registerMigration("v3-message-search") { db in try v3MessageSearch(db) }
         m.registerMigration("v4-dedupe-by-time") { db in try db.execute(sql: v4DedupeByTime) }
         m.registerMigration("v5-contacts-removed") { db in try db.execute(sql: v5ContactsRemoved) }
+        m.registerMigration("v6-message-failure") { db in try db.execute(sql: v6MessageFailure) }
         return m
     }
 
@@ -265,5 +266,11 @@ enum Migrations {
     // the contact list until the radio has it again.
     static let v5ContactsRemoved = """
         ALTER TABLE contacts ADD COLUMN removedAt INTEGER;
+        """
+
+    // Why an outgoing message failed ("no ACK after 3 attempts (2 direct, 1 flood)", a
+    // refused command), so a failure shown later says what happened. NULL otherwise.
+    static let v6MessageFailure = """
+        ALTER TABLE messages ADD COLUMN failureReason TEXT;
         """
 }

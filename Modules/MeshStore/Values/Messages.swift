@@ -113,6 +113,8 @@ public struct StoredMessage: Hashable, Sendable, Identifiable {
     public var timestamp: Date
     public var createdAt: Date
     public var updatedAt: Date
+    /// Why an outgoing message failed, as the sender reported it; nil unless `failed`.
+    public var failureReason: String?
 
     public var cursor: TimelineCursor { TimelineCursor(timestamp: timestamp.storeMillis, id: id) }
 }

@@ -131,13 +131,15 @@ enum MessageWrites {
         return record.value
     }
 
-    /// Moves an outgoing message on; ackCode/attempt/roundTrip are set when given.
+    /// Moves an outgoing message on; ackCode/attempt/roundTrip are set when given. A failure
+    /// keeps its reason; any other status clears an earlier one (a late ACK delivers it).
     static func update(_ db: Database, radio: RadioID, id: Int64, status: MessageStatus, ackCode: AckCode?, attempt: Int?,
-                       roundTripMs: Int?, now: Date) throws -> StoredMessage {
+                       roundTripMs: Int?, failureReason: String?, now: Date) throws -> StoredMessage {
         guard var record = try fetch(db, radioId: radio.rawValue, id: id) else {
             throw StoreError.notFound(what: "message \(id) of radio \(radio)")
         }
         try move(&record, to: status)
+        record.failureReason = status == .failed ? failureReason ?? record.failureReason : nil
         if let ackCode {
             // ACK codes are 32-bit hashes; an old message holding the same one gives it up.
             try db.execute(cached: "UPDATE messages SET ackCode = NULL WHERE radioId = ? AND ackCode = ? AND id <> ?",
@@ -158,6 +160,7 @@ enum MessageWrites {
                                                       arguments: [radio.rawValue, ackCode.value]) else { return nil }
         if record.status == .delivered { return record.value }
         try move(&record, to: .delivered)
+        record.failureReason = nil
         record.roundTripMs = roundTripMs
         record.updatedAt = now
         try record.update(db)

@@ -118,14 +118,15 @@ public actor StoreWriter {
         }
     }
 
-    /// Moves an outgoing message to `status`, recording its ACK code (SENT), attempt and round trip.
+    /// Moves an outgoing message to `status`, recording its ACK code (SENT), attempt and round
+    /// trip; `failureReason` says why it failed (kept with `failed`, cleared by any other status).
     @discardableResult
     public func updateMessage(_ radio: RadioID, id: Int64, status: MessageStatus, ackCode: AckCode? = nil, attempt: Int? = nil,
-                              roundTripMs: Int? = nil) throws(StoreError) -> StoredMessage {
+                              roundTripMs: Int? = nil, failureReason: String? = nil) throws(StoreError) -> StoredMessage {
         let now = now
         return try database.write("status \(status) of message \(id)") { db in
             try MessageWrites.update(db, radio: radio, id: id, status: status, ackCode: ackCode, attempt: attempt,
-                                     roundTripMs: roundTripMs, now: now)
+                                     roundTripMs: roundTripMs, failureReason: failureReason, now: now)
         }
     }
 
