@@ -72,7 +72,8 @@ public final class MeshStore: Sendable {
         mode = database.options.mode
         reader = StoreReader(database: database)
         writer = StoreWriter(database: database)
-        coalescer = WriteCoalescer(writer: writer, clock: ContinuousClock())
+        coalescer = WriteCoalescer(writer: writer, clock: ContinuousClock(), idleDelay: database.options.coalesceIdle,
+                                    ceiling: database.options.coalesceCeiling)
     }
 
     /// Read-write: applies missing migrations. Read-only: refuses a schema it would have

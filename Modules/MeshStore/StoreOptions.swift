@@ -44,6 +44,10 @@ public struct StoreOptions: Sendable {
     public var now: @Sendable () -> Date
     /// Told about every failure the store reports, with what was attempted (for logs).
     public var onError: @Sendable (StoreError) -> Void
+    /// Samples are written after this long without new ones (and at most `coalesceCeiling`
+    /// after the first); a test that must see them wait sets a long one.
+    public var coalesceIdle: Duration = .seconds(2)
+    public var coalesceCeiling: Duration = .seconds(5)
 
     public init(mode: OpenMode = .readWrite, durability: Durability = .full, limits: StoreLimits = .standard,
                 now: @escaping @Sendable () -> Date = { Date() }, onError: @escaping @Sendable (StoreError) -> Void = { _ in }) {

@@ -16,7 +16,10 @@ final class TestStore: Sendable {
     init(limits: StoreLimits = .standard, durability: Durability = .normal) throws {
         let clock = WallClock()
         self.clock = clock
-        store = try MeshStore.open(at: dir.path(), options: StoreOptions(durability: durability, limits: limits, now: { clock.now }))
+        var options = StoreOptions(durability: durability, limits: limits, now: { clock.now })
+        // Coalesced samples wait for disconnect or close here, however slow a loaded machine is.
+        (options.coalesceIdle, options.coalesceCeiling) = (.seconds(3600), .seconds(3600))
+        store = try MeshStore.open(at: dir.path(), options: options)
     }
 
     var reader: StoreReader { store.reader }
