@@ -29,6 +29,19 @@ import Testing
         }
     }
 
+    @Test func binaryRequestsAndPathDiscoveryAreAnswered() async throws {
+        try await ServiceHarness.with(pumping: true) { h in
+            let north = try h.node(Self.north)
+            let remote = RemoteNodes(context: h.context, keepAliveInterval: .seconds(3600))
+            try await remote.login(north.publicKey, password: DefaultMesh.adminPassword)
+            let status = try await remote.binaryRequest(north.publicKey, [0x01])
+            #expect(!status.isEmpty)
+            let found = try await remote.discoverPath(north.publicKey)
+            #expect(found.prefix.matches(north.publicKey))
+            await remote.stopAllKeepAlives()
+        }
+    }
+
     @Test func loginFailIsAWrongPasswordError() async throws {
         var state = DefaultMesh.state(seed: 8)
         let key = try #require(state.nodes.values.first { $0.name == Self.north }?.publicKey)

@@ -147,8 +147,6 @@ public actor RemoteNodes {
         }
     }
 
-    // MARK: Room posts
-
     // MARK: Requests
 
     /// Sends `command` and waits for the push `match` accepts, holding the gate for both. The
