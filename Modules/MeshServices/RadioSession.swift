@@ -40,8 +40,8 @@ public actor RadioSession {
     }
     private var pending: Pending?
     private var nextID = 0
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// One command in flight: the rest wait their turn in the order they were asked for.
+    private let turns = TurnGate()
     private var reader: Task<Void, Never>?
     private let hub = EventHub<SessionEvent>()
 
@@ -109,14 +109,20 @@ public actor RadioSession {
     public func exchange(_ command: Command, timeout: Duration? = nil, answeredByPush answeringPush: (@Sendable (Push) -> Bool)? = nil,
                          until isComplete: @escaping @Sendable ([RadioFrame]) -> Bool = { _ in true }) async throws -> [RadioFrame] {
         let bytes = try command.encode()
-        await acquire()
-        defer { release() }
-        let name = command.name
+        let name = command.name, limit = timeout ?? commandTimeout
+        return try await turns.run {
+            try await self.perform(bytes, name: name, limit: limit, answeringPush: answeringPush, isComplete: isComplete)
+        }
+    }
+
+    /// One command on the wire, its turn held: the answer, or a typed error.
+    private func perform(_ bytes: [UInt8], name: String, limit: Duration, answeringPush: (@Sendable (Push) -> Bool)?,
+                         isComplete: @escaping @Sendable ([RadioFrame]) -> Bool) async throws -> [RadioFrame] {
         guard let transport else {
             throw SessionError.linkClosed(command: name, link: link, reason: "not connected")
         }
         nextID += 1
-        let id = nextID, limit = timeout ?? commandTimeout, link = link
+        let id = nextID, link = link
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<[RadioFrame], any Error>) in
             let timer = Task { [weak self] in
                 do { try await Task.sleep(for: limit) } catch { return }
@@ -165,18 +171,6 @@ public actor RadioSession {
     /// A command answered by OK.
     public func expectOK(_ command: Command, timeout: Duration? = nil) async throws {
         _ = try await expect(command, timeout: timeout) { if case .ok = $0 { true } else { nil } }
-    }
-
-    private func acquire() async {
-        guard busy else {
-            busy = true
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    private func release() {
-        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
     private func received(_ bytes: [UInt8]) {

@@ -14,7 +14,7 @@ public actor RemoteNodes {
     /// Between keep-alives to a logged-in node on a direct route (90 s; tests shorten it).
     public nonisolated let keepAliveInterval: Duration
     let vault: PasswordVault?
-    let gate = RequestGate()
+    let gate = TurnGate()
     private let now: @Sendable () -> Date
     var keepAlives: [PublicKey: Task<Void, Never>] = [:]
 

@@ -1,7 +1,7 @@
-/// First come, first served: one holder at a time. The radio tracks one remote request at a
-/// time, and a new request drops the matcher of the one before (protocol.md §7.5), so each
-/// request and the wait for its reply hold the gate together.
-actor RequestGate {
+/// First come, first served: one holder at a time, the rest waiting in order. A session
+/// holds it for each command and its answer; remote requests hold it for the request and the
+/// wait for its reply, because the radio tracks one at a time (protocol.md §7.5).
+actor TurnGate {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
