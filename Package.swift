@@ -78,11 +78,15 @@ var targets: [Target] = [
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
     .executableTarget(name: "meshport", dependencies: ["MeshportCLI"], path: "Modules/meshport", swiftSettings: strict),
+    // The meshport client commands end to end: the real executable against `meshport sim`.
+    .testTarget(
+        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim"],
+        path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshCodec"],
         path: "Tools/Benchmarks/TransportBench", swiftSettings: strict),

@@ -20,9 +20,6 @@ struct DBOptions: ParsableArguments {
     @Flag(name: .long, help: "Open the file read-only (SQLITE_OPEN_READONLY): safe on a live database.")
     var readOnly = false
 
-    static var defaultPath: String {
-        let env = ProcessInfo.processInfo.environment
-        if let path = env["MESHPORT_DB"] { return path }
-        return (env["HOME"] ?? ".") + "/.local/share/meshport/meshport.db"
-    }
+    /// $MESHPORT_DB, then $XDG_DATA_HOME/meshport/meshport.db (see `Paths`).
+    static var defaultPath: String { Paths.database }
 }

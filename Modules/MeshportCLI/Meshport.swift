@@ -6,7 +6,11 @@ public struct Meshport: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "meshport",
         abstract: "Toolkit and client for MeshCore companion radios.",
-        subcommands: [DB.self, Scan.self, Plugins.self, Conformance.self, Sim.self])
+        discussion: ExitStatus.helpText + " See Docs/cli.md.",
+        subcommands: [
+            Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, StatsCommand.self, Use.self,
+            DB.self, Scan.self, Plugins.self, Conformance.self, Sim.self,
+        ])
 
     public init() {}
 

@@ -25,11 +25,24 @@ enum Output {
         print(String(decoding: data, as: UTF8.self))
     }
 
+    /// One line written at once, unbuffered: `listen` and `chat` lines reach a pipe as they
+    /// happen (print's buffer would hold them). Streaming commands use this alone.
+    static func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// One JSON document on one line (`listen --json`: JSON lines), unbuffered.
+    static func jsonLine(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        emit(String(decoding: data, as: UTF8.self))
+    }
+
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("meshport: error: \(message)\n".utf8))
     }
 
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
 
     static func seconds(_ s: Double) -> String { String(format: "%.3f s", s) }
 }
@@ -55,7 +68,8 @@ final class ProgressLine: @unchecked Sendable {
     }
 }
 
-/// Runs a command body and turns its failures into one line on stderr and exit status 1.
+/// Runs a command body and turns its failures into one line on stderr and the exit status
+/// the error stands for (`ExitStatus`).
 func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
@@ -65,6 +79,6 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
         throw error
     } catch {
         Output.error("\(error)")
-        throw ExitCode.failure
+        throw ExitCode(ExitStatus.of(error).rawValue)
     }
 }

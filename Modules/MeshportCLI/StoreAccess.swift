@@ -6,15 +6,7 @@ import MeshStore
 extension DBOptions {
     /// Opens the store as the flags say; a read-write open creates the folder it needs.
     func open(durability: Durability = .full) throws -> MeshStore {
-        if !readOnly {
-            let folder = URL(fileURLWithPath: db).deletingLastPathComponent().path
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError("cannot create \(folder): \(error.localizedDescription)")
-            }
-        }
-        return try MeshStore.open(at: db, options: StoreOptions(mode: readOnly ? .readOnly : .readWrite, durability: durability))
+        try StoreFile.open(db, readOnly: readOnly, durability: durability)
     }
 
     /// The radio a command works on: the one given by a key prefix, or the only one stored.
@@ -35,8 +27,27 @@ extension DBOptions {
     }
 }
 
-/// A failure the command reports in words (printed on stderr, exit status 1).
+enum StoreFile {
+    /// Opens the store at `path`; a read-write open creates the folder it needs.
+    static func open(_ path: String, readOnly: Bool = false, durability: Durability = .full) throws -> MeshStore {
+        if !readOnly {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot create \(folder): \(error.localizedDescription)")
+            }
+        }
+        return try MeshStore.open(at: path, options: StoreOptions(mode: readOnly ? .readOnly : .readWrite, durability: durability))
+    }
+}
+
+/// A failure the command reports in words (printed on stderr), with its exit status.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    let status: ExitStatus
+    init(_ description: String, status: ExitStatus = .failure) {
+        self.description = description
+        self.status = status
+    }
 }

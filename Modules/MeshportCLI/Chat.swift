@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import MeshCodec
+import MeshServices
+import MeshStore
+
+/// `meshport chat`: an interactive session. Shows recent history, prints messages as they
+/// arrive, sends what is typed to the current contact or channel; /commands change it.
+struct Chat: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Chat interactively: recent history, live messages, and /commands (/help lists them).",
+        discussion: ChatCommand.helpText)
+
+    @OptionGroup var options: RadioOptions
+    @Option(help: "Start talking to this contact (name or key prefix).") var to: String?
+    @Option(help: "Start on this channel slot (default 0, Public).") var channel: String?
+    @Option(help: "Messages of history shown at start and on /history.") var history = 10
+
+    func validate() throws {
+        if to != nil, channel != nil { throw ValidationError("give --to or --channel, not both") }
+        guard history >= 0 else { throw ValidationError("--history must be 0 or more") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            try await RadioConnection.with(options, keepAlive: true) { radio in
+                let session = ChatSession(radio: radio, history: history, json: options.json)
+                try await session.start(to: to, channel: channel)
+                try await Interruptible.run { try await session.loop(input: LineInput.lines()) }
+            }
+        }
+    }
+}
+
+/// One chat: the current target, what is printed, what typed lines do.
+actor ChatSession {
+    let radio: Connected
+    let line: EventLine
+    let history: Int
+    let json: Bool
+    private var target: ChatTarget
+    private var done = false
+
+    init(radio: Connected, history: Int, json: Bool) {
+        self.radio = radio
+        self.line = EventLine.reading(radio)
+        self.history = history
+        self.json = json
+        target = .channel(index: 0, name: ChannelInfo(index: 0, name: ChannelSecret.publicChannelName, secret: .publicChannel).name)
+    }
+
+    func start(to: String?, channel: String?) async throws {
+        if let to {
+            try await run(.to(to))
+        } else {
+            try await run(.channel(channel ?? "0"))
+        }
+    }
+
+    /// Typed lines and arriving events, one at a time, until /quit or end of input.
+    func loop(input: AsyncStream<String>) async throws {
+        let events = radio.client.events.subscribe()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { for await event in events { await self.show(event) } }
+            group.addTask {
+                for await typed in input {
+                    try await self.handle(typed)
+                    if await self.done { return }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    func handle(_ typed: String) async throws {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return }
+        guard text.hasPrefix("/") else {
+            await send(text)
+            return
+        }
+        do {
+            try await run(try ChatCommand(parsing: text))
+        } catch let error as CLIError {
+            say("error: \(error.description)")
+        }
+    }
+
+    private func run(_ command: ChatCommand) async throws {
+        let (store, id) = (radio.store, radio.context.radio)
+        switch command {
+        case .help:
+            say(ChatCommand.helpText)
+        case .quit:
+            done = true
+        case let .to(name):
+            target = .contact(try ContactResolver.resolve(name, in: store, radio: id))
+            say("talking to \(target.label)")
+            try await showHistory()
+        case let .channel(text):
+            let slot = try ChannelResolver.resolve(text, in: try store.reader.channels(id))
+            guard slot.kind != .empty else { throw CLIError("channel slot \(slot.index) is empty; `/channels` lists the ones in use") }
+            target = .channel(index: slot.index, name: slot.name)
+            say("talking to \(target.label)")
+            try await showHistory()
+        case .contacts:
+            for c in try store.reader.contacts(id) {
+                say("  \(c.name) (\(c.contact.type), \(Describe.path(c.contact.outPath)))\(c.unreadCount > 0 ? " \(c.unreadCount) unread" : "")")
+            }
+        case .channels:
+            for c in try store.reader.channels(id) where c.kind != .empty { say("  #\(c.index) \(c.name)") }
+        case .history:
+            try await showHistory()
+        }
+    }
+
+    private func showHistory() async throws {
+        guard history > 0 else { return }
+        let page = try radio.store.reader.timeline(radio.context.radio, target.conversation, limit: history)
+        for message in page.messages.reversed() { Output.emit(line.message(message)) }
+        try await radio.store.writer.markRead(radio.context.radio, target.conversation)
+    }
+
+    private func send(_ text: String) async {
+        do {
+            let outcome: SendOutcome
+            switch target {
+            case let .contact(c): outcome = try await MessengerBridge.sendDirect(text, to: c, radio: radio, wait: false)
+            case let .channel(index, _): outcome = try await MessengerBridge.sendChannel(text, channel: index, radio: radio)
+            }
+            say(line.message(outcome.message))
+        } catch {
+            say("not sent: \(error)")
+        }
+    }
+
+    private func show(_ event: ClientEvent) {
+        switch event {
+        case .messageReceived, .roomPost, .problem, .contactChanged(.discovered), .remote:
+            if let text = line.text(event) { Output.emit(text) }
+        case let .messageStatus(m) where m.status == .delivered || m.status == .failed:
+            say("\(m.status == .delivered ? "delivered" : "not delivered"): \"\(m.text)\" to \(line.place(m.conversation))")
+        case let .connection(state) where state != .ready:
+            say("connection: \(state)")
+        default:
+            break
+        }
+    }
+
+    private func say(_ text: String) { Output.emit(text) }
+}

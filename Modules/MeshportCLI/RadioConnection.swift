@@ -1,0 +1,104 @@
+import Foundation
+import MeshServices
+import MeshStore
+import MeshTransport
+
+/// One radio connected for the length of a command: synced into the store, closed after.
+struct Connected: Sendable {
+    let client: MeshClient
+    let context: RadioContext
+    let store: MeshStore
+    /// Every client event since before the connection was made (sync's drained messages
+    /// included): for `listen`. Others subscribe to `client.events` when they need to.
+    let events: AsyncStream<ClientEvent>
+    var session: RadioSession { context.session }
+    var link: String { context.link }
+}
+
+enum RadioConnection {
+    /// Connects to the radio the options name (initialization and sync, progress on stderr),
+    /// runs `body`, then disconnects and closes the store whatever `body` did.
+    /// `keepAlive`: reconnect when the link is lost (chat, listen), else fail.
+    static func with<T: Sendable>(_ options: RadioOptions, keepAlive: Bool = false, showProgress: Bool = true,
+                                  _ body: (Connected) async throws -> T) async throws -> T {
+        let url = try options.radioURL()
+        let target = try transportURL(url)
+        let loader = PluginLoader.loadDefault()
+        guard let driver = loader.driver(for: target.scheme) else {
+            throw TransportError.noDriver(scheme: target.scheme, url: url, loaded: loader.loaded.flatMap(\.schemes))
+        }
+        let store = try StoreFile.open(options.databasePath)
+        let session = RadioSession(url: target, clientName: "meshport", commandTimeout: .milliseconds(Int(options.timeout * 1000)),
+                                   reconnect: keepAlive ? .standard : .never, link: { PluginTransport(url: target, driver: driver) })
+        let client = MeshClient(session: session, store: store)
+        let display = SyncDisplay(enabled: showProgress)
+        let all = client.events.subscribe()
+        let events = client.events.subscribe()
+        let watcher = Task { for await event in events { if !display.show(event) { break } } }
+
+        let context: RadioContext
+        do {
+            context = try await client.connect()
+        } catch {
+            watcher.cancel()
+            display.finish(ok: false)
+            await shutDown(client: client, store: store)
+            throw explain(error, url: url)
+        }
+        watcher.cancel()
+        display.finish(ok: true)
+        let connected = Connected(client: client, context: context, store: store, events: all)
+        let result: T
+        do {
+            result = try await body(connected)
+        } catch {
+            await shutDown(client: client, store: store)
+            throw error
+        }
+        try await client.disconnect()
+        _ = try await store.close()
+        return result
+    }
+
+    /// The URL parsed and checked; a bad one is a usage error.
+    static func transportURL(_ text: String) throws -> TransportURL {
+        do {
+            let url = try TransportURL(text)
+            try url.validate()
+            return url
+        } catch let error as TransportError {
+            throw CLIError("\(error)", status: .usage)
+        }
+    }
+
+    /// After a failure: close what is open, saying (not hiding) what else goes wrong.
+    private static func shutDown(client: MeshClient, store: MeshStore) async {
+        do {
+            try await client.disconnect()
+        } catch {
+            Output.error("while disconnecting: \(error)")
+        }
+        do {
+            _ = try await store.close()
+        } catch {
+            Output.error("while closing \(store.path): \(error)")
+        }
+    }
+
+    /// A connection failure with what to try next.
+    static func explain(_ error: any Error, url: String) -> any Error {
+        let hint: String? = switch error {
+        case let error as TransportError:
+            switch error {
+            case .refused, .notFound: "is the radio (or `meshport sim`) at \(url) running and reachable? `meshport scan` lists radios"
+            case .busy: "close the other program using it, then try again"
+            default: nil
+            }
+        case SessionError.noAnswer(let command, _, _) where command == "CMD_APP_START":
+            url.hasPrefix("serial:") ? "is the radio running USB companion firmware (not repeater or room server firmware)?" : nil
+        default: nil
+        }
+        guard let hint else { return error }
+        return CLIError("\(error); \(hint)", status: ExitStatus.of(error))
+    }
+}

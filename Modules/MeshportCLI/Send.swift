@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import MeshServices
+
+/// `meshport send NAME TEXT`: a DM, waiting for its ACK (retries, then flood) unless --no-wait.
+struct Send: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a direct message to a contact (or a channel message with --channel) and wait for the ACK.",
+        discussion: "Exit status 4 when no ACK came after every retry; 3 when the radio did not answer.")
+
+    @OptionGroup var options: RadioOptions
+    @Argument(help: "A contact's name or the start of its key in hex (not with --channel).") var to: String?
+    @Argument(help: "The message.") var text: [String] = []
+    @Option(help: "Send to this channel slot (number or name) instead of a contact.") var channel: String?
+    @Flag(help: "Return once the radio has sent it; do not wait for the ACK.") var noWait = false
+
+    /// With --channel the first word is part of the text.
+    var message: String { ((channel == nil ? [] : [to].compactMap { $0 }) + text).joined(separator: " ") }
+
+    func validate() throws {
+        if channel == nil, to == nil { throw ValidationError("give a contact (or --channel N) and the message") }
+        guard !message.isEmpty else { throw ValidationError("the message is empty") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let json = options.json, noWait = noWait, message = message
+            let outcome = try await RadioConnection.with(options, showProgress: false) { radio in
+                if let channel {
+                    let slot = try ChannelResolver.resolve(channel, in: try radio.store.reader.channels(radio.context.radio))
+                    return try await MessengerBridge.sendChannel(message, channel: slot.index, radio: radio)
+                }
+                let contact = try ContactResolver.resolve(to ?? "", in: radio.store, radio: radio.context.radio)
+                let spinner = noWait ? nil : Spinner("sending to \(contact.name)")
+                defer { spinner?.stop() }
+                return try await MessengerBridge.sendDirect(message, to: contact, radio: radio, wait: !noWait) { spinner?.update($0) }
+            }
+            let m = outcome.message
+            if json {
+                var out = Describe.messageJSON(m)
+                out["delivered"] = outcome.delivered
+                try Output.json(out)
+            } else if outcome.delivered {
+                print("delivered" + (m.roundTripMs.map { " in \($0) ms" } ?? "") + (m.attempt > 0 ? " (attempt \(m.attempt + 1))" : ""))
+            } else {
+                print(m.status == .sent ? "sent" : "\(m.status)")
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import MeshCodec
+import MeshStore
+
+/// `meshport stats`: the radio's own counters (GET_STATS core, radio and packets).
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show the radio's counters: battery, uptime, noise, airtime, packets.")
+
+    @OptionGroup var options: RadioOptions
+
+    func run() async throws {
+        try await reportingErrors {
+            let rows = try await RadioConnection.with(options, showProgress: false) { radio in
+                var rows: [(String, Int)] = []
+                for type in StatsType.allCases {
+                    let stats = try await radio.session.expect(.getStats(type)) { if case let .stats(s) = $0 { s } else { nil } }
+                    rows += Self.rows(stats)
+                }
+                return rows
+            }
+            if options.json {
+                try Output.json(Dictionary(rows, uniquingKeysWith: { $1 }))
+            } else {
+                Output.lines(rows.map { ($0.0, "\($0.1)") })
+            }
+        }
+    }
+
+    static func rows(_ stats: Stats) -> [(String, Int)] {
+        switch stats {
+        case let .core(c):
+            [("batteryMillivolts", Int(c.batteryMillivolts)), ("uptimeSeconds", Int(c.uptimeSeconds)), ("errorFlags", Int(c.errorFlags)),
+             ("queueLength", Int(c.queueLength))]
+        case let .radio(r):
+            [("noiseFloor", Int(r.noiseFloor)), ("lastRSSI", Int(r.lastRSSI)), ("lastSNRx4", Int(r.lastSNRx4)),
+             ("txAirtimeSeconds", Int(r.txAirtimeSeconds)), ("rxAirtimeSeconds", Int(r.rxAirtimeSeconds))]
+        case let .packets(p):
+            [("packetsReceived", Int(p.received)), ("packetsSent", Int(p.sent)), ("sentFlood", Int(p.sentFlood)), ("sentDirect", Int(p.sentDirect)),
+             ("receivedFlood", Int(p.receivedFlood)), ("receivedDirect", Int(p.receivedDirect))] + (p.receiveErrors.map { [("receiveErrors", Int($0))] } ?? [])
+        }
+    }
+}
