@@ -39,8 +39,10 @@ public struct RadioSpec: Codable, Hashable, Sendable {
     public var name: String?
     /// Contact table size (`MAX_CONTACTS`), 1-1000; the default build has 100.
     public var maxContacts: Int?
-    /// Offline message queue size, 1-256 (16).
+    /// Offline message queue size, 1-4096 (16).
     public var offlineQueueSize: Int?
+    /// Transmit power the board keeps at most, dBm (a higher setting is accepted and capped).
+    public var txPowerCap: Int8?
     public var frequencyKHz: UInt32?
     public var bandwidthHz: UInt32?
     public var spreadingFactor: UInt8?

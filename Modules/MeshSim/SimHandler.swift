@@ -58,7 +58,7 @@ public enum SimHandler {
             return setRadioParams(&state, params, clientRepeat: repeatRequested ?? false)
         case let .setRadioTxPower(power):
             guard power >= -9, power <= state.limits.maxTxPower else { return [error(.illegalArgument)] }
-            state.txPower = power
+            state.txPower = min(power, state.limits.txPowerCap ?? power)
             return [ok]
         case .getBatteryAndStorage:
             return [.response(.batteryAndStorage(BatteryAndStorage(millivolts: state.batteryMillivolts, storageUsedKiB: storageUsedKiB(state),

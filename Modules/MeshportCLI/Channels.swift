@@ -61,7 +61,7 @@ struct ChannelsSet: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let info = ChannelInfo(index: index, name: name, secret: channelSecret)
-            let saved = try await RadioConnection.with(options) { radio in try await ChannelWrite.set(info, radio) }
+            let saved = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.channels.set(info) }
             try ChannelOutput.changed(saved, verb: "set", json: options.json)
         }
     }
@@ -81,14 +81,8 @@ struct ChannelsJoin: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let saved = try await RadioConnection.with(options) { radio in
-                let slots = try radio.store.reader.channels(radio.context.radio)
-                if let joined = slots.first(where: { $0.name == hashtag && $0.info.secret == .hashtag(hashtag) }) { return joined }
-                guard let free = slots.first(where: { $0.kind == .empty }) else {
-                    throw CLIError("no free channel slot (\(slots.count) in use); free one with `meshport channels remove N`")
-                }
-                return try await ChannelWrite.set(ChannelInfo(index: free.index, name: hashtag, secret: .hashtag(hashtag)), radio)
-            }
+            let hashtag = hashtag
+            let saved = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.channels.join(hashtag: hashtag) }
             try ChannelOutput.changed(saved, verb: "joined", json: options.json)
         }
     }
@@ -102,47 +96,14 @@ struct ChannelsRemove: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let saved = try await RadioConnection.with(options) { radio in
-                let slot = try ChannelResolver.resolve(channel, in: try radio.store.reader.channels(radio.context.radio))
-                return try await ChannelWrite.set(ChannelInfo(index: slot.index, name: "", secret: .empty), radio)
+            let saved = try await RadioConnection.with(options, showProgress: false) { radio in
+                let service = radio.channels
+                let slot = try await service.resolve(channel)
+                try await service.remove(slot.index)
+                return slot
             }
             try ChannelOutput.changed(saved, verb: "removed", json: options.json)
         }
-    }
-}
-
-/// SET_CHANNEL, read back with GET_CHANNEL and stored.
-enum ChannelWrite {
-    static func set(_ info: ChannelInfo, _ radio: Connected) async throws -> StoredChannel {
-        try await radio.session.expectOK(.setChannel(info))
-        let back = try await radio.session.expect(.getChannel(info.index)) { if case let .channelInfo(v) = $0 { v } else { nil } }
-        guard back == info else {
-            throw CLIError("channel \(info.index) on \(radio.link) reads back as \"\(back.name)\" after setting \"\(info.name)\"", status: .refused)
-        }
-        guard let saved = try await radio.store.writer.saveChannels(radio.context.radio, [back]).first else {
-            throw CLIError("channel \(info.index) was set but not stored")
-        }
-        return saved
-    }
-}
-
-/// A channel by slot number or name.
-enum ChannelResolver {
-    static func resolve(_ text: String, in channels: [StoredChannel]) throws -> StoredChannel {
-        let used = channels.filter { $0.kind != .empty }
-        if let index = UInt8(text) {
-            guard let slot = channels.first(where: { $0.index == index }) else {
-                throw CLIError("the radio has no channel slot \(index) (slots 0-\(max(channels.count, 1) - 1))")
-            }
-            return slot
-        }
-        let wanted = text.lowercased()
-        let matches = used.filter { $0.name.lowercased() == wanted || $0.name.lowercased() == "#" + wanted }
-        guard matches.count == 1 else {
-            let names = used.map { "\($0.index) \($0.name)" }.joined(separator: ", ")
-            throw CLIError(matches.isEmpty ? "no channel named \"\(text)\" (channels: \(names))" : "\(matches.count) channels are named \"\(text)\"; give the slot number")
-        }
-        return matches[0]
     }
 }
 

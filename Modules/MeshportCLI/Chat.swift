@@ -85,6 +85,10 @@ actor ChatSession {
             try await run(try ChatCommand(parsing: text))
         } catch let error as CLIError {
             say("error: \(error.description)")
+        } catch let error as ContactsError {
+            say("error: \(error)")
+        } catch let error as ChannelsError {
+            say("error: \(error)")
         }
     }
 
@@ -96,12 +100,11 @@ actor ChatSession {
         case .quit:
             done = true
         case let .to(name):
-            target = .contact(try ContactResolver.resolve(name, in: store, radio: id))
+            target = .contact(try await radio.contacts.resolve(name))
             say("talking to \(target.label)")
             try await showHistory()
         case let .channel(text):
-            let slot = try ChannelResolver.resolve(text, in: try store.reader.channels(id))
-            guard slot.kind != .empty else { throw CLIError("channel slot \(slot.index) is empty; `/channels` lists the ones in use") }
+            let slot = try await radio.channels.resolve(text)
             target = .channel(index: slot.index, name: slot.name)
             say("talking to \(target.label)")
             try await showHistory()

@@ -48,16 +48,14 @@ struct ContactsList: AsyncParsableCommand {
 }
 
 struct ContactsShow: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one contact (from the database).")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one contact.")
 
     @OptionGroup var options: RadioOptions
     @Argument(help: "A contact's name or the start of its key in hex.") var contact: String
 
     func run() async throws {
         try await reportingErrors {
-            let store = try StoreFile.open(options.databasePath, readOnly: true)
-            let radio = try OfflineRadio.pick(store, options: options)
-            let c = try ContactResolver.resolve(contact, in: store, radio: radio.id)
+            let c = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.contacts.resolve(contact) }
             if options.json {
                 try Output.json(Describe.contactJSON(c))
             } else {

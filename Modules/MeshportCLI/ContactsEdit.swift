@@ -5,44 +5,49 @@ import MeshServices
 import MeshStore
 
 struct ContactsAdd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a contact by its public key.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a contact by its public key (with --name) or a meshcore://contact/add link.")
 
     @OptionGroup var options: RadioOptions
-    @Argument(help: "The contact's public key, 64 hex digits.") var key: String
-    @Option(help: "Its name.") var name: String
-    @Option(help: "chat, repeater, room or sensor.") var type = "chat"
-
-    func validate() throws {
-        guard PublicKey(hex: key) != nil else { throw ValidationError("the key must be 64 hex digits, not \"\(key)\"") }
-        guard Self.types[type] != nil else { throw ValidationError("--type must be chat, repeater, room or sensor, not \"\(type)\"") }
-    }
+    @Argument(help: "64 hex digits, or a meshcore://contact/add?... link.") var key: String
+    @Option(help: "Its name (with a key).") var name: String?
+    @Option(help: "chat, repeater, room or sensor (with a key).") var type = "chat"
 
     static let types: [String: NodeType] = ["chat": .chat, "repeater": .repeater, "room": .room, "sensor": .sensor]
 
+    func link() throws -> ContactURI {
+        if key.hasPrefix("meshcore://") {
+            do { return try ContactURI(parsing: key) } catch { throw ValidationError("\(error)") }
+        }
+        guard let publicKey = PublicKey(hex: key) else { throw ValidationError("the key must be 64 hex digits or a meshcore:// link, not \"\(key)\"") }
+        guard let name, !name.isEmpty else { throw ValidationError("adding by key needs --name") }
+        guard let nodeType = Self.types[type] else { throw ValidationError("--type must be chat, repeater, room or sensor, not \"\(type)\"") }
+        return ContactURI(name: name, publicKey: publicKey, type: nodeType)
+    }
+
+    func validate() throws { _ = try link() }
+
     func run() async throws {
         try await reportingErrors {
-            guard let publicKey = PublicKey(hex: key), let nodeType = Self.types[type] else { return }
-            let contact = Contact(publicKey: publicKey, type: nodeType, name: name)
-            let saved = try await RadioConnection.with(options) { radio in
-                try await radio.session.expectOK(.addUpdateContact(AddUpdateContact(contact: contact)))
-                return try await ContactRefresh.readBack(publicKey, radio)
-            }
+            let link = try link()
+            let saved = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.contacts.add(link) }
             try ContactOutput.show(saved, verb: "added", json: options.json)
         }
     }
 }
 
 struct ContactsRemove: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a contact from the radio.")
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a contact from the radio (its messages stay in the history).")
 
     @OptionGroup var options: RadioOptions
     @Argument(help: "A contact's name or the start of its key in hex.") var contact: String
 
     func run() async throws {
         try await reportingErrors {
-            let removed = try await RadioConnection.with(options) { radio in
-                let c = try ContactResolver.resolve(contact, in: radio.store, radio: radio.context.radio)
-                try await radio.session.expectOK(.removeContact(c.publicKey))
+            let removed = try await RadioConnection.with(options, showProgress: false) { radio in
+                let service = radio.contacts
+                let c = try await service.resolve(contact)
+                try await service.remove(c.publicKey)
                 return c
             }
             try ContactOutput.show(removed, verb: "removed", json: options.json)
@@ -59,10 +64,9 @@ struct ContactsResetPath: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let updated = try await RadioConnection.with(options) { radio in
-                let c = try ContactResolver.resolve(contact, in: radio.store, radio: radio.context.radio)
-                try await radio.session.expectOK(.resetPath(c.publicKey))
-                return try await ContactRefresh.readBack(c.publicKey, radio)
+            let updated = try await RadioConnection.with(options, showProgress: false) { radio in
+                let service = radio.contacts
+                return try await service.resetPath(try await service.resolve(contact).publicKey)
             }
             try ContactOutput.show(updated, verb: "path reset", json: options.json)
         }
@@ -71,74 +75,67 @@ struct ContactsResetPath: AsyncParsableCommand {
 
 struct ContactsExport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Print a contact's advert (or the radio's own) as hex, for `contacts import` elsewhere.")
+        commandName: "export",
+        abstract: "Print a contact's signed advert (or the radio's own) as hex for `contacts import`, and its meshcore:// link.")
 
     @OptionGroup var options: RadioOptions
     @Argument(help: "A contact's name or key prefix; none: this radio.") var contact: String?
 
     func run() async throws {
         try await reportingErrors {
-            let (name, advert) = try await RadioConnection.with(options, showProgress: false) { radio in
-                let c = try contact.map { try ContactResolver.resolve($0, in: radio.store, radio: radio.context.radio) }
-                let advert = try await radio.session.expect(.exportContact(c?.publicKey)) { if case let .exportContact(a) = $0 { a } else { nil } }
-                return (c?.name ?? radio.context.selfInfo.name, advert)
+            let (name, card, link) = try await RadioConnection.with(options, showProgress: false) { radio in
+                let service = radio.contacts
+                guard let contact else {
+                    let me = radio.context.selfInfo
+                    return (me.name, try await service.exportCard(nil), ContactURI(name: me.name, publicKey: me.publicKey, type: me.advertType).text)
+                }
+                let c = try await service.resolve(contact)
+                return (c.name, try await service.exportCard(c.publicKey), try await service.link(c.publicKey).text)
             }
             if options.json {
-                try Output.json(["name": name, "advert": Hex.encode(advert)])
+                try Output.json(["name": name, "advert": Hex.encode(card), "link": link])
             } else {
-                print(Hex.encode(advert))
+                print(Hex.encode(card))
+                print(link)
             }
         }
     }
 }
 
 struct ContactsImport: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Add a contact from an advert `contacts export` printed.")
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Add a contact from an advert `contacts export` printed (hex) or a meshcore://contact/add link.")
 
     @OptionGroup var options: RadioOptions
-    @Argument(help: "The advert in hex (a meshcore:// prefix is allowed).") var advert: String
+    @Argument(help: "The advert in hex, or a meshcore:// link.") var card: String
 
-    var bytes: [UInt8]? {
-        let text = advert.hasPrefix("meshcore://") ? String(advert.dropFirst("meshcore://".count)) : advert
-        return Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
+    var bytes: [UInt8]? { Hex.decode(card.trimmingCharacters(in: .whitespacesAndNewlines)) }
 
     func validate() throws {
-        guard let bytes, !bytes.isEmpty else { throw ValidationError("the advert must be hex digits, as `meshport contacts export` prints it") }
+        if card.hasPrefix("meshcore://") {
+            do { _ = try ContactURI(parsing: card) } catch { throw ValidationError("\(error)") }
+        } else if bytes?.isEmpty ?? true {
+            throw ValidationError("expected the advert as hex digits (as `meshport contacts export` prints it) or a meshcore:// link")
+        }
     }
 
     func run() async throws {
         try await reportingErrors {
-            guard let bytes else { return }
-            let added = try await RadioConnection.with(options) { radio in
-                try await radio.session.expectOK(.importContact(advert: bytes))
-                return try await ContactRefresh.sinceWatermark(radio)
+            let card = card, bytes = bytes
+            let added = try await RadioConnection.with(options, showProgress: false) { radio -> [StoredContact] in
+                let service = radio.contacts
+                if card.hasPrefix("meshcore://") { return [try await service.add(try ContactURI(parsing: card))] }
+                let changed = try await service.importCard(bytes ?? [])
+                return try changed.compactMap { try radio.store.reader.contact(radio.context.radio, key: $0.publicKey) }
             }
             if options.json {
                 try Output.json(added.map(Describe.contactJSON))
+            } else if added.isEmpty {
+                print("imported; no contact changed (already known?)")
             } else {
                 Output.table(Describe.contactHeader, added.map(Describe.contactRow))
             }
         }
-    }
-}
-
-/// Contacts read back after a change, and kept in the store.
-enum ContactRefresh {
-    static func readBack(_ key: PublicKey, _ radio: Connected) async throws -> StoredContact {
-        let contact = try await radio.session.expect(.getContactByKey(key)) { if case let .contact(c) = $0 { c } else { nil } }
-        let saved = try await radio.store.writer.saveContacts(radio.context.radio, [contact])
-        guard let first = saved.first else { throw CLIError("contact \(key.prefix(6).hex) was read back but not stored") }
-        return first
-    }
-
-    /// The contacts changed since the stored watermark (GET_CONTACTS since), stored.
-    static func sinceWatermark(_ radio: Connected) async throws -> [StoredContact] {
-        let since = try radio.store.reader.radio(radio.context.radio)?.contactsLastmod
-        let (contacts, watermark) = try await radio.session.syncContacts(since: since)
-        let saved = try await radio.store.writer.saveContacts(radio.context.radio, contacts)
-        try await radio.store.writer.setContactsLastmod(radio.context.radio, watermark)
-        return saved
     }
 }
 

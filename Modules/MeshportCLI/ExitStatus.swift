@@ -42,6 +42,24 @@ enum ExitStatus: Int32, CaseIterable {
             case .linkClosed: return .link
             case .unexpected, .undecodable: return .failure
             }
+        case let error as ContactsError:
+            if case .notApplied = error { return .refused }
+            return .failure
+        case let error as ChannelsError:
+            if case .notApplied = error { return .refused }
+            return .failure
+        case let error as SettingsError:
+            switch error {
+            case .mismatch, .refused, .clockCannotGoBack, .unsupported: return .refused
+            case .outOfRange, .invalidValue, .unknownSetting, .readOnly: return .usage
+            }
+        case let error as RemoteError:
+            switch error {
+            case .noAnswer: return .noAnswer
+            case .wrongPassword: return .refused
+            case .linkLost: return .link
+            case .unknownContact, .undecodableReply, .noRememberedPassword, .noPasswordVault: return .failure
+            }
         case let error as TransportError:
             switch error {
             case .timeout: return .noAnswer

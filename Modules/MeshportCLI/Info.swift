@@ -14,7 +14,7 @@ struct Info: AsyncParsableCommand {
         try await reportingErrors {
             try await RadioConnection.with(options) { radio in
                 let device = try await radio.session.expect(.deviceQuery(appTargetVersion: 3)) { if case let .deviceInfo(v) = $0 { v } else { nil } }
-                let battery = try await radio.session.expect(.getBatteryAndStorage) { if case let .batteryAndStorage(v) = $0 { v } else { nil } }
+                let battery = try await radio.telemetry.batteryAndStorage()
                 let counts = try radio.store.reader.rowCounts(radio.context.radio)
                 let me = radio.context.selfInfo
                 let channels = try radio.store.reader.channels(radio.context.radio).filter { $0.kind != .empty }

@@ -8,7 +8,8 @@ public struct Meshport: AsyncParsableCommand {
         abstract: "Toolkit and client for MeshCore companion radios.",
         discussion: ExitStatus.helpText + " See Docs/cli.md.",
         subcommands: [
-            Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, StatsCommand.self, Use.self,
+            Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, Login.self, Logout.self, Status.self,
+            Telemetry.self, Trace.self, GetSetting.self, SetSetting.self, TimeCommand.self, StatsCommand.self, Use.self,
             DB.self, Scan.self, Plugins.self, Conformance.self, Sim.self,
         ])
 

@@ -16,6 +16,9 @@ enum Paths {
 
     static var configFile: String { base("XDG_CONFIG_HOME", default: ".config") + "/meshport/config.json" }
 
+    /// Remembered remote-node passwords (`login --remember`), mode 0600.
+    static var passwordFile: String { base("XDG_CONFIG_HOME", default: ".config") + "/meshport/passwords.json" }
+
     static var database: String {
         if let path = environment["MESHPORT_DB"], !path.isEmpty { return path }
         return base("XDG_DATA_HOME", default: ".local/share") + "/meshport/meshport.db"

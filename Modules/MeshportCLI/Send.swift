@@ -28,10 +28,10 @@ struct Send: AsyncParsableCommand {
             let json = options.json, noWait = noWait, message = message
             let outcome = try await RadioConnection.with(options, showProgress: false) { radio in
                 if let channel {
-                    let slot = try ChannelResolver.resolve(channel, in: try radio.store.reader.channels(radio.context.radio))
+                    let slot = try await radio.channels.resolve(channel)
                     return try await MessengerBridge.sendChannel(message, channel: slot.index, radio: radio)
                 }
-                let contact = try ContactResolver.resolve(to ?? "", in: radio.store, radio: radio.context.radio)
+                let contact = try await radio.contacts.resolve(to ?? "")
                 let spinner = noWait ? nil : Spinner("sending to \(contact.name)")
                 defer { spinner?.stop() }
                 return try await MessengerBridge.sendDirect(message, to: contact, radio: radio, wait: !noWait) { spinner?.update($0) }

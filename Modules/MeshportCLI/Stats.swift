@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import MeshCodec
+import MeshServices
 import MeshStore
 
-/// `meshport stats`: the radio's own counters (GET_STATS core, radio and packets).
+/// `meshport stats`: the radio's own counters (GET_STATS core, radio and packets; battery).
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show the radio's counters: battery, uptime, noise, airtime, packets.")
 
@@ -12,10 +13,10 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let rows = try await RadioConnection.with(options, showProgress: false) { radio in
-                var rows: [(String, Int)] = []
-                for type in StatsType.allCases {
-                    let stats = try await radio.session.expect(.getStats(type)) { if case let .stats(s) = $0 { s } else { nil } }
-                    rows += Self.rows(stats)
+                let stats = try await radio.telemetry.sample()
+                var rows = Self.rows(.core(stats.core)) + Self.rows(.radio(stats.radio)) + Self.rows(.packets(stats.packets))
+                if let used = stats.battery.storageUsedKiB, let total = stats.battery.storageTotalKiB {
+                    rows += [("storageUsedKiB", Int(used)), ("storageTotalKiB", Int(total))]
                 }
                 return rows
             }
