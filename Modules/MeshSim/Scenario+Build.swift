@@ -8,8 +8,7 @@ extension Scenario {
         let seed = override ?? seed ?? 1
         var limits = SimLimits()
         if let n = radio?.maxContacts { limits.maxContacts = try Self.check(n, in: 1...1000, "radio.maxContacts") }
-        // Far beyond the firmware's 16: scenarios queue thousands to load-test a client's drain.
-        if let n = radio?.offlineQueueSize { limits.offlineQueueSize = try Self.check(n, in: 1...4096, "radio.offlineQueueSize") }
+        if let n = radio?.offlineQueueSize { limits.offlineQueueSize = try Self.check(n, in: 1...1000, "radio.offlineQueueSize") }
         if let cap = radio?.txPowerCap {
             guard (-9...limits.maxTxPower).contains(cap) else { throw ScenarioError("radio.txPowerCap", "\(cap) dBm is outside -9...\(limits.maxTxPower)") }
             limits.txPowerCap = cap

@@ -39,7 +39,7 @@ public struct RadioSpec: Codable, Hashable, Sendable {
     public var name: String?
     /// Contact table size (`MAX_CONTACTS`), 1-1000; the default build has 100.
     public var maxContacts: Int?
-    /// Offline message queue size, 1-4096 (16).
+    /// Offline message queue size, 1-1000 (16; firmware builds go up to 256, more is for load tests).
     public var offlineQueueSize: Int?
     /// Transmit power the board keeps at most, dBm (a higher setting is accepted and capped).
     public var txPowerCap: Int8?
