@@ -1,0 +1,48 @@
+import Foundation
+import MeshportTestSupport
+import Testing
+
+/// First sync through the real executable: the sim's contacts reach the store under the
+/// test's own XDG data folder, over TCP and over the serial driver on a pty.
+@Suite(.timeLimit(.minutes(1))) struct CLISyncTests {
+    @Test(arguments: Link.allCases) func firstSyncStoresTheContacts(link: Link) async throws {
+        let world = try CLIWorld(link)
+        let info = try await world.json(["info"])
+        let radio = try #require(info.value as? [String: Any], "\(info.err)")
+        // The default mesh: 20 contacts, 7 messages waiting before boot.
+        #expect(radio["contacts"] as? Int == 20 && radio["messages"] as? Int == 7, "\(radio)")
+        #expect((radio["name"] as? String)?.hasPrefix("MeshSim ") == true)
+        #expect(FileManager.default.fileExists(atPath: world.database), "the store is under XDG_DATA_HOME")
+
+        let list = try await world.json(["contacts", "list"])
+        let contacts = try #require(list.value as? [[String: Any]], "\(list.err)")
+        let names = Set(contacts.compactMap { $0["name"] as? String })
+        #expect(contacts.count == 20 && names.isSuperset(of: ["Repeater North", "Repeater South", "Town Square", "Weather Station"]), "\(names)")
+
+        // Offline: the same list from the database alone.
+        let offline = try await world.json(["contacts", "list", "--offline"])
+        #expect((offline.value as? [[String: Any]])?.count == 20, "\(offline.err)")
+    }
+
+    @Test func aSavedDefaultRadioIsUsed() async throws {
+        let world = try CLIWorld(.tcp)
+        let use = try await world.run(["use", world.radio], radio: false)
+        #expect(use.status == 0, "\(use.err)")
+        #expect(FileManager.default.fileExists(atPath: world.dir.path("config") + "/meshport/config.json"))
+        let channels = try await world.run(["channels", "list"], radio: false)
+        #expect(channels.status == 0 && channels.out.contains("Public"), "\(channels.out) \(channels.err)")
+    }
+
+    @Test func noRadioIsAUsageErrorThatSaysWhatToDo() async throws {
+        let world = try CLIWorld(.tcp)
+        let run = try await world.run(["info"], radio: false)
+        #expect(run.status == 64 && run.err.contains("meshport use URL"), "\(run.status) \(run.err)")
+    }
+
+    @Test func nothingListeningIsALinkError() async throws {
+        let dir = TempDir()
+        let run = try await runMeshport(["info", "--radio", "tcp://127.0.0.1:1"],
+                                        environment: ["XDG_CONFIG_HOME": dir.path("c"), "XDG_DATA_HOME": dir.path("d"), "MESHPORT_DB": ""])
+        #expect(run.status == 5 && run.err.contains("tcp://127.0.0.1:1"), "\(run.status) \(run.err)")
+    }
+}
