@@ -1,0 +1,48 @@
+import Foundation
+import MeshportTestSupport
+import Testing
+
+/// `meshport chat` on a pseudo-terminal: history, messages arriving while it runs, /commands,
+/// sending what is typed, /quit.
+@Suite(.timeLimit(.minutes(1))) struct CLIChatTests {
+    /// Alpha's first DM waits in the queue; the second arrives a few seconds after the sim
+    /// starts (while chat runs, or, on a slow machine, before: then it is history).
+    static let scenario = #"""
+        {"nodes": [{"id": "a", "name": "Alpha", "knownPath": true}, {"id": "b", "name": "Bravo"}],
+         "events": [{"at": 0, "dm": {"from": "a", "text": "waiting since before"}},
+                    {"at": 3, "dm": {"from": "a", "text": "are you there now?"}}]}
+        """#
+
+    @Test(arguments: Link.allCases) func historyIncomingMessagesAndQuit(link: Link) async throws {
+        let world = try CLIWorld(link, scenario: Self.scenario)
+        let chat = try PtyProcess(["chat", "--radio", world.radio, "--to", "Alpha"], environment: world.environment)
+        #expect(chat.waitFor("talking to @Alpha"), "\(chat.text)")
+        #expect(chat.waitFor("from Alpha: waiting since before"), "history: \(chat.text)")
+        #expect(chat.waitFor("from Alpha: are you there now?"), "incoming: \(chat.text)")
+        chat.type("/contacts")
+        #expect(chat.waitFor("Bravo (chat, flood)"), "\(chat.text)")
+        chat.type("/nonsense")
+        #expect(chat.waitFor("unknown command /nonsense; /help lists them"), "\(chat.text)")
+        chat.type("/quit")
+        #expect(chat.waitForExit() == 0, "\(chat.text)")
+    }
+
+    @Test(.disabled("waiting for MeshServices' Messenger on main"), arguments: Link.allCases)
+    func typedMessagesAreSentAndDelivered(link: Link) async throws {
+        let world = try CLIWorld(link, scenario: Self.scenario)
+        let chat = try PtyProcess(["chat", "--radio", world.radio, "--to", "Alpha"], environment: world.environment)
+        #expect(chat.waitFor("talking to @Alpha"), "\(chat.text)")
+        chat.type("hello from the test")
+        #expect(chat.waitFor("to Alpha: hello from the test"), "\(chat.text)")
+        #expect(chat.waitFor("delivered: \"hello from the test\" to @Alpha"), "\(chat.text)")
+        chat.type("/channel 0")
+        #expect(chat.waitFor("talking to #0 Public"), "\(chat.text)")
+        chat.type("hello channel")
+        #expect(chat.waitFor("#0 Public"), "\(chat.text)")
+        chat.type("/quit")
+        #expect(chat.waitForExit() == 0, "\(chat.text)")
+        // What was sent is in the history.
+        let search = try await world.run(["db", "search", "--db", world.database, "hello"], radio: false)
+        #expect(search.out.contains("hello from the test") && search.out.contains("hello channel"), "\(search.out) \(search.err)")
+    }
+}
