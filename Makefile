@@ -31,9 +31,9 @@ venv: .venv/.stamp
 build: deps
 	$(SWIFT) build
 
-# Until the CLI and simulator land: decode a recorded companion session and print it.
+# MeshSim with its default mesh and a `meshport chat` session connected to it (Tools/run-chat.sh).
 run: deps
-	$(SWIFT) run -q MeshportCodecDemo Tools/CodecDemo/recorded-session.txt
+	Tools/run-chat.sh
 
 test: deps venv
 	Tools/test-all.sh $(SECONDS)
