@@ -13,6 +13,7 @@ struct Chat: AsyncParsableCommand {
         discussion: ChatCommand.helpText)
 
     @OptionGroup var options: RadioOptions
+    @OptionGroup var delivery: DeliveryOptions
     @Option(help: "Start talking to this contact (name or key prefix).") var to: String?
     @Option(help: "Start on this channel slot (default 0, Public).") var channel: String?
     @Option(help: "Messages of history shown at start and on /history.") var history = 10
@@ -25,9 +26,11 @@ struct Chat: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             try await RadioConnection.with(options, keepAlive: true) { radio in
-                let session = ChatSession(radio: radio, history: history, json: options.json)
+                let session = ChatSession(radio: radio, messenger: radio.messenger(delivery), history: history, json: options.json)
                 try await session.start(to: to, channel: channel)
                 try await Interruptible.run { try await session.loop(input: LineInput.lines()) }
+                // DMs still waiting for their ACK are marked failed ("cancelled"): nobody follows them any more.
+                await session.messenger.stop()
             }
         }
     }
@@ -39,14 +42,17 @@ actor ChatSession {
     let line: EventLine
     let history: Int
     let json: Bool
+    /// One for the whole chat: DMs are followed to their ACK in the background.
+    let messenger: Messenger
     private var target: ChatTarget
     private var done = false
 
-    init(radio: Connected, history: Int, json: Bool) {
+    init(radio: Connected, messenger: Messenger, history: Int, json: Bool) {
         self.radio = radio
         self.line = EventLine.reading(radio)
         self.history = history
         self.json = json
+        self.messenger = messenger
         target = .channel(index: 0, name: ChannelInfo(index: 0, name: ChannelSecret.publicChannelName, secret: .publicChannel).name)
     }
 
@@ -130,8 +136,8 @@ actor ChatSession {
         do {
             let outcome: SendOutcome
             switch target {
-            case let .contact(c): outcome = try await MessengerBridge.sendDirect(text, to: c, radio: radio, wait: false)
-            case let .channel(index, _): outcome = try await MessengerBridge.sendChannel(text, channel: index, radio: radio)
+            case let .contact(c): outcome = try await MessengerBridge.sendDirect(text, to: c, messenger: messenger, radio: radio, wait: false)
+            case let .channel(index, _): outcome = try await MessengerBridge.sendChannel(text, channel: index, messenger: messenger)
             }
             say(line.message(outcome.message))
         } catch {
@@ -140,6 +146,13 @@ actor ChatSession {
     }
 
     private func show(_ event: ClientEvent) {
+        if json {
+            // Scripts driving chat read every event as a JSON line.
+            if let object = line.json(event) {
+                do { try Output.jsonLine(object) } catch { Output.error("cannot print \(event) as JSON: \(error)") }
+            }
+            return
+        }
         switch event {
         case .messageReceived, .roomPost, .problem, .contactChanged(.discovered), .remote:
             if let text = line.text(event) { Output.emit(text) }

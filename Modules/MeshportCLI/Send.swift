@@ -10,6 +10,7 @@ struct Send: AsyncParsableCommand {
         discussion: "Exit status 4 when no ACK came after every retry; 3 when the radio did not answer.")
 
     @OptionGroup var options: RadioOptions
+    @OptionGroup var delivery: DeliveryOptions
     @Argument(help: "A contact's name or the start of its key in hex (not with --channel).") var to: String?
     @Argument(help: "The message.") var text: [String] = []
     @Option(help: "Send to this channel slot (number or name) instead of a contact.") var channel: String?
@@ -29,20 +30,27 @@ struct Send: AsyncParsableCommand {
             let outcome = try await RadioConnection.with(options, showProgress: false) { radio in
                 if let channel {
                     let slot = try await radio.channels.resolve(channel)
-                    return try await MessengerBridge.sendChannel(message, channel: slot.index, radio: radio)
+                    return try await MessengerBridge.sendChannel(message, channel: slot.index, messenger: radio.messenger(delivery))
                 }
                 let contact = try await radio.contacts.resolve(to ?? "")
                 let spinner = noWait ? nil : Spinner("sending to \(contact.name)")
                 defer { spinner?.stop() }
-                return try await MessengerBridge.sendDirect(message, to: contact, radio: radio, wait: !noWait) { spinner?.update($0) }
+                // With --no-wait the process ends once the radio has sent it: the message stays
+                // `sent` (its ACK, if any, is not awaited and the Messenger is not stopped).
+                return try await MessengerBridge.sendDirect(message, to: contact, messenger: radio.messenger(delivery), radio: radio, wait: !noWait) {
+                    spinner?.update($0)
+                }
             }
             let m = outcome.message
             if json {
                 var out = Describe.messageJSON(m)
                 out["delivered"] = outcome.delivered
+                out["attempts"] = outcome.attempts
+                out["flood"] = outcome.flood
                 try Output.json(out)
             } else if outcome.delivered {
-                print("delivered" + (m.roundTripMs.map { " in \($0) ms" } ?? "") + (m.attempt > 0 ? " (attempt \(m.attempt + 1))" : ""))
+                print("delivered" + (outcome.roundTripMs.map { " in \($0) ms" } ?? "")
+                      + (outcome.attempts > 1 ? " (attempt \(outcome.attempts)\(outcome.flood ? ", flood" : ""))" : ""))
             } else {
                 print(m.status == .sent ? "sent" : "\(m.status)")
             }

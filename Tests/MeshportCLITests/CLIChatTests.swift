@@ -27,7 +27,7 @@ import Testing
         #expect(chat.waitForExit() == 0, "\(chat.text)")
     }
 
-    @Test(.disabled("waiting for MeshServices' Messenger on main"), arguments: Link.allCases)
+    @Test(arguments: Link.allCases)
     func typedMessagesAreSentAndDelivered(link: Link) async throws {
         let world = try CLIWorld(link, scenario: Self.scenario)
         let chat = try PtyProcess(["chat", "--radio", world.radio, "--to", "Alpha"], environment: world.environment)
@@ -42,7 +42,6 @@ import Testing
         chat.type("/quit")
         #expect(chat.waitForExit() == 0, "\(chat.text)")
         // What was sent is in the history.
-        let search = try await world.run(["db", "search", "--db", world.database, "hello"], radio: false)
-        #expect(search.out.contains("hello from the test") && search.out.contains("hello channel"), "\(search.out) \(search.err)")
+        #expect(try await world.searchTexts("hello") == ["hello channel", "hello from the test"])
     }
 }

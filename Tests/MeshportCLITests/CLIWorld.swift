@@ -39,6 +39,15 @@ final class CLIWorld: Sendable {
         try await runMeshport(radio ? arguments + ["--radio", self.radio] : arguments, environment: environment)
     }
 
+    /// The texts of stored messages matching `query` (`meshport db search --json`), sorted.
+    func searchTexts(_ query: String) async throws -> [String] {
+        let r = try await run(["db", "search", "--db", database, "--json", query], radio: false)
+        guard r.status == 0, let hits = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]] else {
+            throw ProcessFailure("db search \(query): \(r.status) \(r.err)")
+        }
+        return hits.compactMap { $0["text"] as? String }.sorted()
+    }
+
     /// Runs and decodes stdout as JSON.
     func json(_ arguments: [String]) async throws -> (status: Int32, value: Any, err: String) {
         let r = try await run(arguments + ["--json"])
