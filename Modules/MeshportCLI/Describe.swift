@@ -59,6 +59,9 @@ enum Describe {
         return out
     }
 
+    /// 5, 0.5: whole seconds without a fraction.
+    static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
+
     /// Battery as volts with the millivolts.
     static func volts(_ mv: Int) -> String { String(format: "%.2f V", Double(mv) / 1000) }
 }

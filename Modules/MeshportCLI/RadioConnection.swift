@@ -87,15 +87,14 @@ enum RadioConnection {
 
     /// A connection failure with what to try next.
     static func explain(_ error: any Error, url: String) -> any Error {
+        // A serial device that never answers APP_START is most often running other firmware.
+        if case let SessionError.noAnswer(command, link, seconds) = error, command == "CMD_APP_START", url.hasPrefix("serial:") {
+            return CLIError("no answer to \(command) within \(Describe.seconds(seconds)) s on \(link): is the radio running USB companion firmware "
+                + "(not repeater or room server firmware), and is no other program using the port?", status: .noAnswer)
+        }
+        // The drivers' own messages already say what to check for refused and missing devices.
         let hint: String? = switch error {
-        case let error as TransportError:
-            switch error {
-            case .refused, .notFound: "is the radio (or `meshport sim`) at \(url) running and reachable? `meshport scan` lists radios"
-            case .busy: "close the other program using it, then try again"
-            default: nil
-            }
-        case SessionError.noAnswer(let command, _, _) where command == "CMD_APP_START":
-            url.hasPrefix("serial:") ? "is the radio running USB companion firmware (not repeater or room server firmware)?" : nil
+        case TransportError.busy: "close the other program using it, then try again"
         default: nil
         }
         guard let hint else { return error }

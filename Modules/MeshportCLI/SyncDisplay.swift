@@ -56,7 +56,8 @@ final class SyncDisplay: @unchecked Sendable {
         lock.withLock {
             guard enabled else { return }
             if terminal && drawn { write("\r\u{1B}[K") }
-            if !terminal, let pendingLine { write("sync: \(pendingLine)\n") }
+            // A step under way when initialization failed did not finish: not reported as done.
+            if ok, !terminal, let pendingLine { write("sync: \(pendingLine)\n") }
             pendingLine = nil
             if ok { write("synced: \(contacts) contacts changed, \(messages) messages drained\n") }
         }

@@ -39,6 +39,18 @@ import Testing
         #expect(run.status == 64 && run.err.contains("meshport use URL"), "\(run.status) \(run.err)")
     }
 
+    /// A serial device that never answers (a pty nobody serves): exit status 3, and the
+    /// message names the command and the link and asks about the firmware.
+    @Test func aSilentSerialDeviceIsNoAnswer() async throws {
+        let silent = try SilentPty()
+        let dir = TempDir()
+        let run = try await runMeshport(["info", "--radio", "serial://" + silent.path, "--timeout", "0.5"],
+                                        environment: ["XDG_CONFIG_HOME": dir.path("c"), "XDG_DATA_HOME": dir.path("d"), "MESHPORT_DB": ""])
+        #expect(run.status == 3, "\(run.status) \(run.err)")
+        #expect(run.err.contains("no answer to CMD_APP_START within 0.5 s on serial://\(silent.path)")
+            && run.err.contains(": is the radio running USB companion firmware"), "\(run.err)")
+    }
+
     @Test func nothingListeningIsALinkError() async throws {
         let dir = TempDir()
         let run = try await runMeshport(["info", "--radio", "tcp://127.0.0.1:1"],

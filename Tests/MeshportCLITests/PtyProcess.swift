@@ -4,6 +4,33 @@ import MeshportTestSupport
 import Glibc
 #endif
 
+/// A pseudo-terminal nobody answers on: a serial device that stays silent.
+final class SilentPty: Sendable {
+    let master: Int32
+    let path: String
+
+    init() throws {
+        (master, path) = try openPty()
+    }
+
+    deinit { close(master) }
+}
+
+/// A new pseudo-terminal: its master descriptor and the slave's path. /dev/ptmx directly:
+/// unlock the slave and ask its number (posix_openpt and friends are not exported to Swift).
+/// TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned).
+func openPty() throws -> (master: Int32, slave: String) {
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard master >= 0, ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
+        let reason = String(cString: strerror(errno))
+        if master >= 0 { close(master) }
+        throw ProcessFailure("cannot open a pseudo-terminal: \(reason)")
+    }
+    return (master, "/dev/pts/\(number)")
+}
+
 /// `meshport` running on a pseudo-terminal, as a person runs it: stdin, stdout and stderr are
 /// the pty's slave side (so isatty is true); the test types into the master and reads what
 /// the program prints.
@@ -16,15 +43,8 @@ final class PtyProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String], environment: [String: String]) throws {
-        // /dev/ptmx directly: unlock the slave and ask its number (posix_openpt and friends
-        // are not exported to Swift). TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned).
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard master >= 0, ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
-            throw ProcessFailure("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
-        }
-        let slavePath = "/dev/pts/\(number)"
+        let slavePath: String
+        (master, slavePath) = try openPty()
         let slave = open(slavePath, O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw ProcessFailure("cannot open \(slavePath)") }
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
