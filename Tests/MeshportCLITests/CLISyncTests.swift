@@ -24,6 +24,17 @@ import Testing
         #expect((offline.value as? [[String: Any]])?.count == 20, "\(offline.err)")
     }
 
+    /// On a terminal the sync is a bar rewritten in place (carriage returns); in a pipe, lines.
+    @Test func progressIsABarOnATerminalAndLinesOtherwise() async throws {
+        let world = try CLIWorld(.tcp)
+        let tty = try PtyProcess(["info", "--radio", world.radio], environment: world.environment)
+        #expect(tty.waitForExit() == 0, "\(tty.text)")
+        #expect(tty.text.contains("\r\u{1B}[Ksync: contacts 20/20 [####################]") && tty.text.contains("synced: "), "\(tty.text)")
+        let piped = try await world.run(["info"])
+        let lines = piped.err.split(separator: "\n")
+        #expect(!piped.err.contains("\r") && lines.contains { $0.hasPrefix("sync: contacts ") } && lines.contains { $0.hasPrefix("synced: ") }, "\(piped.err)")
+    }
+
     @Test func aSavedDefaultRadioIsUsed() async throws {
         let world = try CLIWorld(.tcp)
         let use = try await world.run(["use", world.radio], radio: false)
