@@ -20,7 +20,7 @@ struct ChannelsList: AsyncParsableCommand {
     @Flag(help: "Show empty slots too.") var all = false
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let channels: [StoredChannel]
             if offline {
                 let store = try StoreFile.open(options.databasePath, readOnly: true)
@@ -59,7 +59,7 @@ struct ChannelsSet: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let info = ChannelInfo(index: index, name: name, secret: channelSecret)
             let saved = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.channels.set(info) }
             try ChannelOutput.changed(saved, verb: "set", json: options.json)
@@ -80,7 +80,7 @@ struct ChannelsJoin: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let hashtag = hashtag
             let saved = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.channels.join(hashtag: hashtag) }
             try ChannelOutput.changed(saved, verb: "joined", json: options.json)
@@ -95,7 +95,7 @@ struct ChannelsRemove: AsyncParsableCommand {
     @Argument(help: "Slot number, or the channel's name.") var channel: String
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let saved = try await RadioConnection.with(options, showProgress: false) { radio in
                 let service = radio.channels
                 let slot = try await service.resolve(channel)

@@ -24,7 +24,7 @@ struct Chat: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             try await RadioConnection.with(options, keepAlive: true) { radio in
                 let session = ChatSession(radio: radio, messenger: radio.messenger(delivery), history: history, json: options.json)
                 try await session.start(to: to, channel: channel)

@@ -27,7 +27,7 @@ struct ContactsList: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let contacts: [StoredContact]
             if offline {
                 let store = try StoreFile.open(options.databasePath, readOnly: true)
@@ -54,7 +54,7 @@ struct ContactsShow: AsyncParsableCommand {
     @Argument(help: "A contact's name or the start of its key in hex.") var contact: String
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let c = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.contacts.resolve(contact) }
             if options.json {
                 try Output.json(Describe.contactJSON(c))

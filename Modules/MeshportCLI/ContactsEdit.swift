@@ -28,7 +28,7 @@ struct ContactsAdd: AsyncParsableCommand {
     func validate() throws { _ = try link() }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let link = try link()
             let saved = try await RadioConnection.with(options, showProgress: false) { radio in try await radio.contacts.add(link) }
             try ContactOutput.show(saved, verb: "added", json: options.json)
@@ -43,7 +43,7 @@ struct ContactsRemove: AsyncParsableCommand {
     @Argument(help: "A contact's name or the start of its key in hex.") var contact: String
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let removed = try await RadioConnection.with(options, showProgress: false) { radio in
                 let service = radio.contacts
                 let c = try await service.resolve(contact)
@@ -63,7 +63,7 @@ struct ContactsResetPath: AsyncParsableCommand {
     @Argument(help: "A contact's name or the start of its key in hex.") var contact: String
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let updated = try await RadioConnection.with(options, showProgress: false) { radio in
                 let service = radio.contacts
                 return try await service.resetPath(try await service.resolve(contact).publicKey)
@@ -82,7 +82,7 @@ struct ContactsExport: AsyncParsableCommand {
     @Argument(help: "A contact's name or key prefix; none: this radio.") var contact: String?
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let (name, card, link) = try await RadioConnection.with(options, showProgress: false) { radio in
                 let service = radio.contacts
                 guard let contact else {
@@ -120,7 +120,7 @@ struct ContactsImport: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let card = card, bytes = bytes
             let added = try await RadioConnection.with(options, showProgress: false) { radio -> [StoredContact] in
                 let service = radio.contacts

@@ -72,6 +72,6 @@ enum ExitStatus: Int32, CaseIterable {
 
     /// For --help: one line per status.
     static var helpText: String {
-        "Exit status: " + allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + "."
+        "Exit status of the radio commands: " + allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + "."
     }
 }

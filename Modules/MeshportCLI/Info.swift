@@ -11,7 +11,7 @@ struct Info: AsyncParsableCommand {
     @OptionGroup var options: RadioOptions
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             try await RadioConnection.with(options) { radio in
                 let device = try await radio.session.expect(.deviceQuery(appTargetVersion: 3)) { if case let .deviceInfo(v) = $0 { v } else { nil } }
                 let battery = try await radio.telemetry.batteryAndStorage()

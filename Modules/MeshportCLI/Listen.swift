@@ -18,7 +18,7 @@ struct Listen: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             try await RadioConnection.with(options, keepAlive: true) { radio in
                 let line = EventLine.reading(radio)
                 let json = options.json, limit = count ?? .max, messagesOnly = messagesOnly

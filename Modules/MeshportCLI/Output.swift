@@ -68,9 +68,18 @@ final class ProgressLine: @unchecked Sendable {
     }
 }
 
-/// Runs a command body and turns its failures into one line on stderr and the exit status
-/// the error stands for (`ExitStatus`).
+/// Runs a command body and turns its failures into one line on stderr and exit status 1.
 func reportingErrors(_ body: () async throws -> Void) async throws {
+    try await reportingErrors(status: { _ in .failure }, body)
+}
+
+/// The radio commands' version: the exit status says what kind of failure it was
+/// (`ExitStatus.of`: no answer 3, not delivered 4, link 5, refused 6, usage 64).
+func reportingRadioErrors(_ body: () async throws -> Void) async throws {
+    try await reportingErrors(status: ExitStatus.of, body)
+}
+
+private func reportingErrors(status: (any Error) -> ExitStatus, _ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as ExitCode {
@@ -79,6 +88,6 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
         throw error
     } catch {
         Output.error("\(error)")
-        throw ExitCode(ExitStatus.of(error).rawValue)
+        throw ExitCode(status(error).rawValue)
     }
 }

@@ -22,7 +22,7 @@ struct Login: AsyncParsableCommand {
     @Flag(help: "Remember the password (in $XDG_CONFIG_HOME/meshport/passwords.json, mode 0600).") var remember = false
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let (node, password, remember) = (remote.node, remote.password, remember)
             let (contact, login) = try await RadioConnection.with(options, showProgress: false) { radio in
                 let c = try await radio.contacts.resolve(node)
@@ -50,7 +50,7 @@ struct Logout: AsyncParsableCommand {
     @Argument(help: "The node: a contact's name or the start of its key in hex.") var node: String
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let node = node
             let contact = try await RadioConnection.with(options, showProgress: false) { radio in
                 let c = try await radio.contacts.resolve(node)
@@ -75,7 +75,7 @@ struct Status: AsyncParsableCommand {
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let (node, password) = (remote.node, remote.password)
             let (contact, status) = try await RadioConnection.with(options, showProgress: false) { radio in
                 let c = try await radio.contacts.resolve(node)
@@ -115,7 +115,7 @@ struct Telemetry: AsyncParsableCommand {
     @Option(help: "Log in with this password first (repeaters and rooms give guests base data only).") var password: String?
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let (node, password) = (node, password)
             let (name, records) = try await RadioConnection.with(options, showProgress: false) { radio -> (String, [LPPRecord]) in
                 guard let node else { return (radio.context.selfInfo.name, try await radio.telemetry.ownTelemetry()) }

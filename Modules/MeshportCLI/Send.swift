@@ -25,7 +25,7 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let json = options.json, noWait = noWait, message = message
             let outcome = try await RadioConnection.with(options, showProgress: false) { radio in
                 if let channel {

@@ -12,7 +12,7 @@ struct GetSetting: AsyncParsableCommand {
     @Argument(help: "A setting's name; none: all of them.") var name: String?
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let name = name
             let values = try await RadioConnection.with(options, showProgress: false) { radio -> [(name: String, value: String)] in
                 let settings = radio.settings
@@ -48,7 +48,7 @@ struct SetSetting: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             if list {
                 let all = SettingsService.settings
                 if options.json {
@@ -85,7 +85,7 @@ struct TimeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let (doSync, force) = (action == "sync", force)
             let local = UInt32(Date().timeIntervalSince1970)
             let (radioClock, wasSet) = try await RadioConnection.with(options, showProgress: false) { radio -> (UInt32, Bool) in

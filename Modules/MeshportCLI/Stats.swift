@@ -11,7 +11,7 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var options: RadioOptions
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let rows = try await RadioConnection.with(options, showProgress: false) { radio in
                 let stats = try await radio.telemetry.sample()
                 var rows = Self.rows(.core(stats.core)) + Self.rows(.radio(stats.radio)) + Self.rows(.packets(stats.packets))

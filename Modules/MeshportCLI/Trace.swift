@@ -22,7 +22,7 @@ struct Trace: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             let (route, typed) = (route, hashes)
             let data = try await RadioConnection.with(options, showProgress: false) { radio -> TraceData in
                 let path: [UInt8]

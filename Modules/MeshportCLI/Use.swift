@@ -19,7 +19,7 @@ struct Use: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors {
+        try await reportingRadioErrors {
             var config = try CLIConfig.load()
             if let url {
                 _ = try RadioConnection.transportURL(url)

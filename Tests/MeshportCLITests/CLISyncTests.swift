@@ -9,19 +9,20 @@ import Testing
         let world = try CLIWorld(link)
         let info = try await world.json(["info"])
         let radio = try #require(info.value as? [String: Any], "\(info.err)")
-        // The default mesh: 20 contacts, 7 messages waiting before boot.
-        #expect(radio["contacts"] as? Int == 20 && radio["messages"] as? Int == 7, "\(radio)")
+        // The default mesh: 20 contacts and 7 messages waiting before boot; newcomers' adverts
+        // and chatter add more later (from 15 s on), which a slow run may already see.
+        #expect((radio["contacts"] as? Int ?? 0) >= 20 && (radio["messages"] as? Int ?? 0) >= 7, "\(radio)")
         #expect((radio["name"] as? String)?.hasPrefix("MeshSim ") == true)
         #expect(FileManager.default.fileExists(atPath: world.database), "the store is under XDG_DATA_HOME")
 
         let list = try await world.json(["contacts", "list"])
         let contacts = try #require(list.value as? [[String: Any]], "\(list.err)")
         let names = Set(contacts.compactMap { $0["name"] as? String })
-        #expect(contacts.count == 20 && names.isSuperset(of: ["Repeater North", "Repeater South", "Town Square", "Weather Station"]), "\(names)")
+        #expect(contacts.count >= 20 && names.isSuperset(of: ["Repeater North", "Repeater South", "Town Square", "Weather Station"]), "\(names)")
 
         // Offline: the same list from the database alone.
         let offline = try await world.json(["contacts", "list", "--offline"])
-        #expect((offline.value as? [[String: Any]])?.count == 20, "\(offline.err)")
+        #expect((offline.value as? [[String: Any]])?.count == contacts.count, "\(offline.err)")
     }
 
     /// On a terminal the sync is a bar rewritten in place (carriage returns); in a pipe, lines.
@@ -29,7 +30,7 @@ import Testing
         let world = try CLIWorld(.tcp)
         let tty = try PtyProcess(["info", "--radio", world.radio], environment: world.environment)
         #expect(tty.waitForExit() == 0, "\(tty.text)")
-        #expect(tty.text.contains("\r\u{1B}[Ksync: contacts 20/20 [####################]") && tty.text.contains("synced: "), "\(tty.text)")
+        #expect(tty.text.contains("\r\u{1B}[Ksync: contacts ") && tty.text.contains(" [####################]") && tty.text.contains("synced: "), "\(tty.text)")
         let piped = try await world.run(["info"])
         let lines = piped.err.split(separator: "\n")
         #expect(!piped.err.contains("\r") && lines.contains { $0.hasPrefix("sync: contacts ") } && lines.contains { $0.hasPrefix("synced: ") }, "\(piped.err)")
