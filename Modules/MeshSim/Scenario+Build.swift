@@ -8,7 +8,7 @@ extension Scenario {
         let seed = override ?? seed ?? 1
         var limits = SimLimits()
         if let n = radio?.maxContacts { limits.maxContacts = try Self.check(n, in: 1...1000, "radio.maxContacts") }
-        if let n = radio?.offlineQueueSize { limits.offlineQueueSize = try Self.check(n, in: 1...256, "radio.offlineQueueSize") }
+        if let n = radio?.offlineQueueSize { limits.offlineQueueSize = try Self.check(n, in: 1...1000, "radio.offlineQueueSize") }
         var s = extendsDefault == true ? DefaultMesh.state(seed: seed, limits: limits)
                                        : SimRadioState(seed: seed, limits: limits, clock: radio?.clock ?? SimRadioState.bootTime)
         if let radio { try apply(radio, to: &s) }
@@ -21,6 +21,7 @@ extension Scenario {
         var pairs: [String: Ed25519.KeyPair] = [:]
         try addNodes(to: &s, ids: &ids, pairs: &pairs, seed: seed, rng: &rng)
         for (i, g) in (generate ?? []).enumerated() { try generateNodes(g, at: "generate[\(i)]", to: &s, seed: seed, rng: &rng) }
+        if let backlog { try queueBacklog(backlog, in: &s) }
         for (i, e) in (events ?? []).enumerated() { try schedule(e, at: "events[\(i)]", in: &s, ids: ids) }
         if let chatter { SimHandler.startChatter(&s, at: .milliseconds(Int64((chatter.startAt ?? 5) * 1000))) }
         return s

@@ -20,6 +20,9 @@ public struct Scenario: Codable, Hashable, Sendable {
     /// Faults the served link injects: drops, delays, corruption, stalls (Scenario+Faults.swift).
     /// Not an `init` parameter: set it afterwards.
     public var faults: FaultSpec?
+    /// Messages waiting in the offline queue at start (Scenario+Backlog.swift). Not an `init`
+    /// parameter either.
+    public var backlog: BacklogSpec?
 
     public init(extendsDefault: Bool? = nil, seed: UInt64? = nil, radio: RadioSpec? = nil, nodes: [NodeSpec]? = nil,
                 generate: [GenerateSpec]? = nil, events: [EventSpec]? = nil, chatter: ChatterSpec? = nil, lossPerHop: Double? = nil) {
@@ -39,7 +42,7 @@ public struct RadioSpec: Codable, Hashable, Sendable {
     public var name: String?
     /// Contact table size (`MAX_CONTACTS`), 1-1000; the default build has 100.
     public var maxContacts: Int?
-    /// Offline message queue size, 1-256 (16).
+    /// Offline message queue size, 1-1000 (16; firmware builds go up to 256, more is for load tests).
     public var offlineQueueSize: Int?
     public var frequencyKHz: UInt32?
     public var bandwidthHz: UInt32?
