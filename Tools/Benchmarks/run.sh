@@ -49,6 +49,6 @@ for product in meshport MeshportDriverTCP MeshportSessionBench; do
     swift build -c release --product "$product" >"$work/build-session.log" 2>&1 || { cat "$work/build-session.log"; exit 1; }
 done
 bin_dir="$(swift build -c release --show-bin-path)"
-echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 1.5 minutes)..."
-Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-3}" "$work/session.json"
+echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 20 seconds)..."
+Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-5}" "$work/session.json"
 .venv/bin/python Tools/Benchmarks/report.py session "$work/session.json" "$work/session.json" bench-results.json
