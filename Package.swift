@@ -97,6 +97,10 @@ var targets: [Target] = [
     .executableTarget(
         name: "MeshportSimBench", dependencies: ["MeshSim", "MeshCodec"],
         path: "Tools/Benchmarks/SimBench", swiftSettings: strict),
+    // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
+    .executableTarget(
+        name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],
+        path: "Tools/Benchmarks/SessionBench", exclude: ["README.md", "rounds.sh", "session-bench.json"], swiftSettings: strict),
 ]
 
 // The libFuzzer target has no `main` of its own (libFuzzer supplies it), so it only

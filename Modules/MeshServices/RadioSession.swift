@@ -199,9 +199,9 @@ public actor RadioSession {
             finish(p.id, throwing: SessionError.refused(command: p.command, link: link, e))
             return
         }
+        pending = nil   // so `p` holds the only reference and the append does not copy every frame so far
         p.frames.append(frame)
         if p.isComplete(p.frames) {
-            pending = nil
             p.timer.cancel()
             p.continuation.resume(returning: p.frames)
         } else {

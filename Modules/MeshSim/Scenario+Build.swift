@@ -25,6 +25,7 @@ extension Scenario {
         var pairs: [String: Ed25519.KeyPair] = [:]
         try addNodes(to: &s, ids: &ids, pairs: &pairs, seed: seed, rng: &rng)
         for (i, g) in (generate ?? []).enumerated() { try generateNodes(g, at: "generate[\(i)]", to: &s, seed: seed, rng: &rng) }
+        if let backlog { try queueBacklog(backlog, in: &s) }
         for (i, e) in (events ?? []).enumerated() { try schedule(e, at: "events[\(i)]", in: &s, ids: ids) }
         if let chatter { SimHandler.startChatter(&s, at: .milliseconds(Int64((chatter.startAt ?? 5) * 1000))) }
         return s

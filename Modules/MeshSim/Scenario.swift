@@ -20,6 +20,9 @@ public struct Scenario: Codable, Hashable, Sendable {
     /// Faults the served link injects: drops, delays, corruption, stalls (Scenario+Faults.swift).
     /// Not an `init` parameter: set it afterwards.
     public var faults: FaultSpec?
+    /// Messages waiting in the offline queue at start (Scenario+Backlog.swift). Not an `init`
+    /// parameter either.
+    public var backlog: BacklogSpec?
 
     public init(extendsDefault: Bool? = nil, seed: UInt64? = nil, radio: RadioSpec? = nil, nodes: [NodeSpec]? = nil,
                 generate: [GenerateSpec]? = nil, events: [EventSpec]? = nil, chatter: ChatterSpec? = nil, lossPerHop: Double? = nil) {

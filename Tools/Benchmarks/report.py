@@ -127,7 +127,48 @@ def sim(ours, _peer):
     return out
 
 
-GROUPS = {"codec": codec, "store": store, "transport": transport, "sim": sim}
+def session(ours, _peer):
+    """rounds.sh runs RadioSession, meshcore_py and the floor, each on its own fresh sim per round (one JSON object).
+
+    Times: lower is better, ratio = meshcore_py / Meshport (goal >= 10: Meshport takes at most a
+    tenth of meshcore_py's time). floor_value is the same operation from a bare blocking socket with
+    MeshCodec and nothing else: what the simulator and the kernel take, which no client goes under.
+    """
+    import statistics
+
+    rounds = ours["rounds"]
+    version = (ours["meshcore_py"][0].get("meshcore_version") if ours["meshcore_py"] else None) or "?"
+    peer = f"meshcore_py {version}, public API, same scenario on a fresh sim per round"
+    out = {}
+
+    def pooled(client, key):
+        values = []
+        for r in ours[client]:
+            v = r[key]
+            values.extend(v if isinstance(v, list) else [v])
+        return values
+
+    def entry(name, key, stat, unit):
+        f = statistics.mean if stat == "mean" else statistics.median
+        value, peer_value, floor = f(pooled("meshport", key)), f(pooled("meshcore_py", key)), f(pooled("floor", key))
+        ratio = peer_value / value
+        out[f"session.{name}"] = {"value": round(value, 3), "unit": unit, "peer": peer, "peer_value": round(peer_value, 3),
+                                  "ratio": round(ratio, 2), "floor_value": round(floor, 3),
+                                  "goal": ">= 10x (Meshport at most 1/10 of meshcore_py's time)", "goal_met": ratio >= 10}
+
+    m = ours["meshport"][0]
+    trips, syncs = len(m["round_trip_us"]), len(m["contact_sync_ms"])
+    for stat in ("mean", "median"):
+        entry(f"round_trip_{stat}", "round_trip_us", stat,
+              f"us (DEVICE_QUERY round trip, {stat} of {trips} x {rounds} rounds; lower is better)")
+        entry(f"contact_sync_{stat}", "contact_sync_ms", stat,
+              f"ms (GET_CONTACTS, {m['contacts']:,} contacts, {stat} of {syncs} x {rounds} rounds; lower is better)")
+        entry(f"drain_{stat}", "drain_ms", stat,
+              f"ms (SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES, {m['messages']:,} queued, {stat} of {rounds} rounds; lower is better)")
+    return out
+
+
+GROUPS = {"codec": codec, "store": store, "transport": transport, "sim": sim, "session": session}
 
 
 def main():
@@ -148,6 +189,8 @@ def main():
     print(f"{'benchmark':40} {'Meshport':>14} {'peer':>14} {'ratio':>8}  unit")
     for name, e in sorted(entries.items()):
         overhead = f"  overhead {e['overhead_pct']:+.1f}% (goal < 5%)" if "overhead_pct" in e else ""
+        if "floor_value" in e:
+            overhead += f"  floor (sim + socket) {e['floor_value']:,.1f}"
         if "goal_met" in e:
             overhead += f"  goal {e['goal']}: {'met' if e['goal_met'] else 'MISSED'}"
         print(f"{name:40} {e['value']:>14,.1f} {e['peer_value']:>14,.1f} {e['ratio']:{'>7.2f' if e['ratio'] >= 0.1 else '>7.3f'}}x  {e['unit']}{overhead}  (peer: {e['peer']})")

@@ -3,7 +3,8 @@
 # bench-results.json ({"name": {"value", "unit", "peer", "ratio"}}), printing a table.
 # Groups: codec (against meshcore_py), store (MeshStore against a naive SQLite baseline),
 # transport (the driver plugin path against the same socket and pty used in-process),
-# sim (frames/s a MeshSim radio serves to an in-process client against MeshCodec alone).
+# sim (frames/s a MeshSim radio serves to an in-process client against MeshCodec alone),
+# session (RadioSession against meshcore_py on the same `meshport sim` over TCP).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -40,3 +41,14 @@ swift build -c release --product MeshportSimBench >"$work/build-sim.log" 2>&1 ||
 echo "sim: MeshSim served to an in-process client vs MeshCodec alone (release build, about 25 seconds)..."
 "$(swift build -c release --show-bin-path)/MeshportSimBench" >"$work/sim.json"
 .venv/bin/python Tools/Benchmarks/report.py sim "$work/sim.json" "$work/sim.json" bench-results.json
+
+# Session: Meshport's RadioSession (over the TCP driver plugin) against meshcore_py, each on a
+# fresh `meshport sim` (1,000 contacts, 1,000 queued messages) per round, with a bare-socket floor
+# (see Tools/Benchmarks/SessionBench/README.md). SESSION_ROUNDS measured rounds after a warm-up.
+for product in meshport MeshportDriverTCP MeshportSessionBench; do
+    swift build -c release --product "$product" >"$work/build-session.log" 2>&1 || { cat "$work/build-session.log"; exit 1; }
+done
+bin_dir="$(swift build -c release --show-bin-path)"
+echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 20 seconds)..."
+Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-5}" "$work/session.json"
+.venv/bin/python Tools/Benchmarks/report.py session "$work/session.json" "$work/session.json" bench-results.json

@@ -1,0 +1,42 @@
+import Foundation
+import MeshTransport
+
+// One client's session workload (Workload.swift) against one `meshport sim` over TCP:
+//   MeshportSessionBench meshport|floor tcp://HOST:PORT [round trips] [contact syncs] [contacts] [messages]
+// `meshport` is a RadioSession over the TCP driver plugin; `floor` a blocking socket with
+// MeshCodec alone (the simulator's share). Prints one JSON object (RoundFigures); run.sh
+// starts a fresh sim for each client and round and report.py compares the clients.
+
+do {
+    let args = CommandLine.arguments
+    guard args.count >= 3, ["meshport", "floor"].contains(args[1]) else {
+        throw BenchError("usage: MeshportSessionBench meshport|floor tcp://HOST:PORT [round trips] [contact syncs] [contacts] [messages]")
+    }
+    func number(_ i: Int, _ fallback: Int) throws -> Int {
+        guard args.count > i else { return fallback }
+        guard let n = Int(args[i]), n >= 0 else { throw BenchError("argument \(i) must be a count, not \"\(args[i])\"") }
+        return n
+    }
+    var workload = Workload()
+    workload.roundTrips = try number(3, workload.roundTrips)
+    workload.contactSyncs = try number(4, workload.contactSyncs)
+    workload.contacts = try number(5, workload.contacts)
+    workload.messages = try number(6, workload.messages)
+    let url = try TransportURL(args[2])
+    let figures: RoundFigures
+    if args[1] == "meshport" {
+        let client = try await SessionClient.connect(url)
+        figures = try await workload.run(client, name: "meshport")
+        await client.close()
+    } else {
+        let host = url.host
+        guard let port = url.port else { throw BenchError("\(args[2]): expected tcp://HOST:PORT") }
+        figures = try await workload.run(try FloorClient(host: host, port: port), name: "floor")
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    print(String(decoding: try encoder.encode(figures), as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(Data("MeshportSessionBench: \(error)\n".utf8))
+    exit(1)
+}
