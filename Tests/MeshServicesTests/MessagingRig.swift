@@ -13,9 +13,16 @@ import Synchronization
 /// 1/speed shrinks its waits alike, so tests see the firmware's timing ratios without sleeping.
 final class FastSimClock: SimClock {
     private let start = ContinuousClock.now
+    private let offset = Mutex(Duration.zero)
     let speed: Int
     init(speed: Int) { self.speed = speed }
-    var elapsed: Duration { (ContinuousClock.now - start) * speed }
+    var elapsed: Duration { offset.withLock { scaled + $0 } }
+    private var scaled: Duration { (ContinuousClock.now - start) * speed }
+
+    /// Moves the mesh's time on to `target` at once (never back).
+    func jump(to target: Duration) {
+        offset.withLock { $0 += max(.zero, target - (scaled + $0)) }
+    }
 }
 
 /// A link that shows each frame to `watch` before the radio gets it.
@@ -47,7 +54,8 @@ final class MessagingRig: Sendable {
     static let policy = RetryPolicy(timeoutScale: 1 / Double(speed))
 
     /// Two zero-hop repeaters (they echo floods and pass on direct packets); Ann behind east
-    /// with a known path; Bob likewise but direct packets never reach him; Cy's ACKs take 8 s.
+    /// with a known path; Bob likewise but direct packets never reach him; Cy's ACKs take 10
+    /// minutes, unless a test moves the clock on.
     static let scenario: Scenario = {
         var east = NodeSpec(id: "east")
         east.type = "repeater"
@@ -63,11 +71,12 @@ final class MessagingRig: Sendable {
         var bob = chat("bob", "Bob")
         bob.dropsDirect = true
         var cy = chat("cy", "Cy")
-        cy.ackDelayMs = 8000
+        cy.ackDelayMs = 600_000
         return Scenario(seed: 31, nodes: [east, west, chat("ann", "Ann"), bob, cy, chat("dee", "Dee")])
     }()
 
     let dir = TempDir()
+    let clock = FastSimClock(speed: MessagingRig.speed)
     let sim: SimRadio
     let spy: SpyTransport
     let session: RadioSession
@@ -80,7 +89,7 @@ final class MessagingRig: Sendable {
     var selfInfo: SelfInfo { context.selfInfo }
 
     init(policy: RetryPolicy = MessagingRig.policy) async throws {
-        let sim = SimRadio(state: try Self.scenario.state(), clock: FastSimClock(speed: Self.speed))
+        let sim = SimRadio(state: try Self.scenario.state(), clock: clock)
         self.sim = sim
         // The mesh's scheduled events (ACKs, echoes) are delivered as the fast clock reaches them.
         ticker = Task {

@@ -97,10 +97,20 @@ import Testing
     }
 
     @Test func aLateAckOfAnEarlierAttemptCountsAsDelivery() async throws {
-        let rig = try await MessagingRig()
+        let rig = try await MessagingRig(policy: RetryPolicy(maxAttempts: 6, timeoutScale: 1 / Double(MessagingRig.speed)))
         let cy = await rig.key("Cy")
+        // Cy's ACKs take 10 minutes. When attempt 2 goes out, the mesh's clock moves to just
+        // after attempt 1's ACK is due: it arrives while attempt 2 waits, however slow the machine.
+        let firstSent = Shared<Duration?>(nil)
+        let clock = rig.clock
+        rig.spy.watch { frame in
+            let command: Command
+            do { command = try Command(decoding: frame) } catch { return }   // the test only looks at sends
+            guard case let .sendTextMessage(m) = command else { return }
+            if m.attempt == 0 { firstSent.with { $0 = clock.elapsed } }
+            if m.attempt == 1, let t = firstSent.value { clock.jump(to: t + .seconds(600) + .milliseconds(1)) }
+        }
         let report = try await rig.messenger.send("slow one", to: cy)
-        // Cy's ACKs take 8 s, longer than an attempt's wait: attempt 1's comes while attempt 2 waits.
         guard case .delivered(attempt: 1, _) = report.outcome else { Issue.record("not delivered by attempt 1: \(report.outcome)"); return }
         #expect(report.attempts.count >= 2)
         let stored = try #require(try rig.stored(report.message.id))
