@@ -9,7 +9,7 @@ struct Contacts: AsyncParsableCommand {
         commandName: "contacts",
         abstract: "List, show, add, remove, export and import contacts.",
         subcommands: [ContactsList.self, ContactsShow.self, ContactsAdd.self, ContactsRemove.self, ContactsResetPath.self,
-                      ContactsExport.self, ContactsImport.self],
+                      ContactsExport.self, ContactsImport.self, ContactsFavourite.self, ContactsShare.self],
         defaultSubcommand: ContactsList.self)
 }
 

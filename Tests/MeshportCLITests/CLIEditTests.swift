@@ -15,6 +15,11 @@ import Testing
         let reset = try await world.json(["contacts", "reset-path", "Pine"])
         #expect((reset.value as? [String: Any])?["path"] as? String == "flood", "\(reset.err)")
 
+        let star = try await world.json(["contacts", "favourite", "Pine"])
+        #expect((star.value as? [String: Any])?["favourite"] as? Bool == true, "\(star.err)")
+        let share = try await world.run(["contacts", "share", "Pine"])
+        #expect(share.status == 0 && share.out.contains("shared: Pine"), "\(share.err)")
+
         let export = try await world.json(["contacts", "export", "Alder"])
         let card = try #require((export.value as? [String: Any])?["advert"] as? String, "\(export.err)")
         let link = (export.value as? [String: Any])?["link"] as? String ?? ""
