@@ -25,28 +25,6 @@ final class FastSimClock: SimClock {
     }
 }
 
-/// A link that shows each frame to `watch` before the radio gets it.
-final class SpyTransport: Transport, @unchecked Sendable {
-    private let inner: SimTransport
-    private let lock = NSLock()
-    private var watcher: (@Sendable ([UInt8]) -> Void)?
-
-    init(_ inner: SimTransport) { self.inner = inner }
-
-    var url: TransportURL { inner.url }
-    var frames: AsyncStream<[UInt8]> { inner.frames }
-    var states: AsyncStream<LinkState> { inner.states }
-    func open() async throws { try await inner.open() }
-    func close() async { await inner.close() }
-
-    func send(_ frame: [UInt8]) async throws {
-        lock.withLock { watcher }?(frame)
-        try await inner.send(frame)
-    }
-
-    func watch(_ f: @escaping @Sendable ([UInt8]) -> Void) { lock.withLock { watcher = f } }
-}
-
 /// A Messenger on a radio simulated in-process, with a real SQLite store in a temporary
 /// folder holding the radio, its contacts and channel slots.
 final class MessagingRig: Sendable {
@@ -78,7 +56,7 @@ final class MessagingRig: Sendable {
     let dir = TempDir()
     let clock = FastSimClock(speed: MessagingRig.speed)
     let sim: SimRadio
-    let spy: SpyTransport
+    let spy: WatchedLink
     let session: RadioSession
     let store: MeshStore
     let context: RadioContext
@@ -98,7 +76,7 @@ final class MessagingRig: Sendable {
                 do { try await Task.sleep(for: .milliseconds(2)) } catch { return }
             }
         }
-        spy = SpyTransport(try SimTransport(radio: sim))
+        spy = WatchedLink(try SimTransport(radio: sim))
         session = RadioSession(transport: spy, clientName: "messaging-test")
         let snapshot = try await session.connect(now: { 1_790_000_000 })
         store = try MeshStore.open(at: dir.path())

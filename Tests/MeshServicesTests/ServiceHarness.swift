@@ -16,7 +16,7 @@ final class ServiceHarness: Sendable {
     let dir: TempDir
     let radio: SimRadio
     let clock: ManualSimClock
-    let link: RecordingTransport
+    let link: WatchedLink
     let session: RadioSession
     let store: MeshStore
     let context: RadioContext
@@ -39,7 +39,7 @@ final class ServiceHarness: Sendable {
     private static func make(_ state: SimRadioState, pumping: Bool) async throws -> ServiceHarness {
         let clock = ManualSimClock()
         let radio = SimRadio(state: state, clock: clock)
-        let link = RecordingTransport(try SimTransport(radio: radio))
+        let link = WatchedLink(try SimTransport(radio: radio))
         let session = RadioSession(transport: link, clientName: "services-test")
         let snapshot = try await session.connect(now: { Self.now })
         let dir = TempDir()
@@ -62,7 +62,7 @@ final class ServiceHarness: Sendable {
                               snapshot: snapshot, pump: pump, dir: dir)
     }
 
-    private init(radio: SimRadio, clock: ManualSimClock, link: RecordingTransport, session: RadioSession, store: MeshStore,
+    private init(radio: SimRadio, clock: ManualSimClock, link: WatchedLink, session: RadioSession, store: MeshStore,
                  context: RadioContext, snapshot: RadioSnapshot, pump: Task<Void, Never>?, dir: TempDir) {
         self.dir = dir
         self.radio = radio
@@ -91,31 +91,4 @@ final class ServiceHarness: Sendable {
 struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A link that remembers every command sent through it.
-final class RecordingTransport: Transport, @unchecked Sendable {
-    private let inner: any Transport
-    private let lock = NSLock()
-    private var commands: [Command] = []
-
-    init(_ inner: any Transport) { self.inner = inner }
-
-    var url: TransportURL { inner.url }
-    var frames: AsyncStream<[UInt8]> { inner.frames }
-    var states: AsyncStream<LinkState> { inner.states }
-    func open() async throws { try await inner.open() }
-    func close() async { await inner.close() }
-
-    func send(_ frame: [UInt8]) async throws {
-        do {
-            let command = try Command(decoding: frame)
-            lock.withLock { commands.append(command) }
-        } catch {
-            // Frames the codec cannot read are still sent: the far side answers them.
-        }
-        try await inner.send(frame)
-    }
-
-    var sent: [Command] { lock.withLock { commands } }
 }
