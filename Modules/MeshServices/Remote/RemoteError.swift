@@ -26,7 +26,9 @@ public enum RemoteError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .noAnswer(request, node, seconds, flood):
             "no answer to the \(request) from \(node) within \(seconds.formattedSeconds) s"
                 + (flood ? " (sent flood: no known path)" : "")
-                + "; the node may be out of reach or, for a login, the password may be wrong (most servers do not answer one)"
+                + (request == "login"
+                    ? "; the node may be out of reach, or the password may be wrong (most servers do not answer a wrong one)"
+                    : "; the node may be out of reach, or it answers only after a login (`meshport login`)")
         case let .unknownContact(key, link):
             "\(key.prefix(6).hex) is not a contact of the radio on \(link): add it, or wait for its advert"
         case let .undecodableReply(request, node, reason):
