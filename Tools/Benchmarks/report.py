@@ -165,6 +165,12 @@ def session(ours, _peer):
               f"ms (GET_CONTACTS, {m['contacts']:,} contacts, {stat} of {syncs} x {rounds} rounds; lower is better)")
         entry(f"drain_{stat}", "drain_ms", stat,
               f"ms (SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES, {m['messages']:,} queued, {stat} of {rounds} rounds; lower is better)")
+    # The client's own CPU (its process, every thread) per operation: its cost apart from waiting
+    # for the simulator, whose share of the wall time no client can remove.
+    entry("round_trip_cpu", "round_trip_cpu_us", "mean", f"us CPU per DEVICE_QUERY round trip (client process, mean of {rounds} rounds)")
+    entry("contact_sync_cpu", "contact_sync_cpu_ms", "mean",
+          f"ms CPU per GET_CONTACTS of {m['contacts']:,} (client process, mean of {rounds} rounds)")
+    entry("drain_cpu", "drain_cpu_ms", "mean", f"ms CPU per drain of {m['messages']:,} (client process, mean of {rounds} rounds)")
     return out
 
 
