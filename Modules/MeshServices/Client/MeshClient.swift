@@ -55,22 +55,13 @@ public actor MeshClient {
         let writer = store.writer
         let radio = try await writer.register(snapshot.selfInfo).id
         try await writer.markConnected(radio, at: now())
-        // A full sync is the whole list: stored contacts missing from it were removed meanwhile.
-        let contacts: [StoredContact]
-        if snapshot.contactsSince == nil {
-            let (saved, removed) = try await writer.replaceContacts(radio, snapshot.contacts)
-            contacts = saved
-            for key in removed { events.emit(.contactChanged(.removed(key))) }
-        } else {
-            contacts = try await writer.saveContacts(radio, snapshot.contacts)
-        }
-        try await writer.setContactsLastmod(radio, snapshot.contactsWatermark)
         _ = try await writer.saveChannels(radio, snapshot.channels)
         let context = RadioContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: events)
         self.context = context
-        for contact in contacts { events.emit(.contactChanged(.updated(contact.contact))) }
-        await recordPositions(snapshot.contacts, radio: radio)
+        try await keeper(radio).keepSync(snapshot.contacts, since: snapshot.contactsSince, watermark: snapshot.contactsWatermark)
     }
+
+    private func keeper(_ radio: RadioID) -> ContactKeeper { ContactKeeper(store: store, radio: radio, events: events, now: now) }
 
     private func keep(_ answer: Response) async throws {
         guard let context else { return }
@@ -150,9 +141,7 @@ public actor MeshClient {
         guard let context else { return }
         do {
             let contact = try await session.expect(.getContactByKey(key)) { if case let .contact(c) = $0 { c } else { nil } }
-            _ = try await store.writer.saveContacts(context.radio, [contact])
-            events.emit(.contactChanged(.updated(contact)))
-            await recordPositions([contact], radio: context.radio)
+            try await keeper(context.radio).keep([contact])
         } catch {
             events.emit(.problem("contact \(key.prefix(6).hex) changed but could not be read back: \(error)"))
         }
@@ -166,15 +155,5 @@ public actor MeshClient {
         } catch {
             events.emit(.problem("contact \(key.prefix(6).hex) was deleted by the radio but the store kept it: \(error)"))
         }
-    }
-
-    /// Advertised positions go to the store through its coalescer. Only changed contacts
-    /// arrive here (an incremental sync, an advert), so each is a new report.
-    private func recordPositions(_ contacts: [Contact], radio: RadioID) async {
-        let at = now()
-        let samples = contacts.filter { !$0.position.isZero }.map {
-            PositionSample(node: $0.publicKey, coordinates: $0.position, source: .advert, recordedAt: at)
-        }
-        if !samples.isEmpty { await store.record(radio, SampleBatch(positions: samples)) }
     }
 }

@@ -7,6 +7,9 @@ import MeshStore
 public actor ContactsService {
     public let context: RadioContext
     private var session: RadioSession { context.session }
+    private var keeper: ContactKeeper {
+        ContactKeeper(store: context.store, radio: context.radio, events: context.events, now: { Date() })
+    }
 
     public init(context: RadioContext) { self.context = context }
 
@@ -32,17 +35,9 @@ public actor ContactsService {
     /// GET_CONTACTS since the stored watermark (or all of them): changes kept, the watermark moved.
     @discardableResult
     public func sync(full: Bool = false) async throws -> [Contact] {
-        let writer = context.store.writer
         let since = full ? nil : try context.store.reader.radio(context.radio)?.contactsLastmod
         let (contacts, watermark) = try await session.syncContacts(since: since)
-        if since == nil {
-            let (_, removed) = try await writer.replaceContacts(context.radio, contacts)
-            for key in removed { context.events.emit(.contactChanged(.removed(key))) }
-        } else {
-            try await writer.saveContacts(context.radio, contacts)
-        }
-        try await writer.setContactsLastmod(context.radio, watermark)
-        for contact in contacts { context.events.emit(.contactChanged(.updated(contact))) }
+        try await keeper.keepSync(contacts, since: since, watermark: watermark)
         return contacts
     }
 
@@ -119,8 +114,7 @@ public actor ContactsService {
     /// GET_CONTACT_BY_KEY, stored and announced.
     private func readBack(_ key: PublicKey) async throws -> StoredContact {
         let contact = try await session.expect(.getContactByKey(key)) { if case let .contact(c) = $0 { c } else { nil } }
-        let saved = try await context.store.writer.saveContacts(context.radio, [contact])
-        context.events.emit(.contactChanged(.updated(contact)))
+        let saved = try await keeper.keep([contact])
         guard let first = saved.first else { throw ContactsError.notFound(key.prefix(6).hex) }
         return first
     }
