@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The chat reaches the sim through the TCP driver, a plugin of its own.
 swift build -q --product meshport
+swift build -q --product MeshportDriverTCP
 bin="$(swift build --show-bin-path)"
 work="$(mktemp -d -t meshport-run.XXXXXX)"
 sim_pid=""
