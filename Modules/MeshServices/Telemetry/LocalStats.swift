@@ -18,21 +18,8 @@ public struct LocalStats: Hashable, Sendable {
 
     /// One stats row for the radio itself (no node).
     public func sample(at time: Date) -> StatsSample {
-        var s = StatsSample(stats: .core(core), recordedAt: time)
-        let r = StatsSample(stats: .radio(radio), recordedAt: time)
-        let p = StatsSample(stats: .packets(packets), recordedAt: time)
-        s.noiseFloor = r.noiseFloor
-        s.lastRSSI = r.lastRSSI
-        s.lastSNRx4 = r.lastSNRx4
-        s.txAirtimeSeconds = r.txAirtimeSeconds
-        s.rxAirtimeSeconds = r.rxAirtimeSeconds
-        s.packetsReceived = p.packetsReceived
-        s.packetsSent = p.packetsSent
-        s.sentFlood = p.sentFlood
-        s.sentDirect = p.sentDirect
-        s.receivedFlood = p.receivedFlood
-        s.receivedDirect = p.receivedDirect
-        s.receiveErrors = p.receiveErrors
+        var s = StatsSample(recordedAt: time)
+        for stats in [Stats.core(core), .radio(radio), .packets(packets)] { s.add(stats) }
         return s
     }
 }

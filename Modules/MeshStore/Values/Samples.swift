@@ -67,6 +67,12 @@ public struct StatsSample: Hashable, Sendable {
 
     public init(node: PublicKey? = nil, stats: Stats, recordedAt: Date) {
         self.init(node: node, recordedAt: recordedAt)
+        add(stats)
+    }
+
+    /// Fills in the fields one STATS frame carries (core, radio or packets), so one sample
+    /// can hold all three taken together.
+    public mutating func add(_ stats: Stats) {
         switch stats {
         case let .core(c):
             batteryMillivolts = Int(c.batteryMillivolts)
