@@ -19,11 +19,6 @@ public final class EventHub<Event: Sendable>: Sendable {
         for sink in state.sinks() { sink.yield(event) }
     }
 
-    /// Ends every subscription (the client is gone).
-    public func finish() {
-        for sink in state.sinks() { sink.finish() }
-    }
-
     private final class Mutex: @unchecked Sendable {
         private let lock = NSLock()
         private var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
