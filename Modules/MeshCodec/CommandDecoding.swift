@@ -111,10 +111,10 @@ extension Command {
         case .getCustomVars: return .getCustomVars
         case .setCustomVar:
             let text = r.restString()
-            guard text.utf8.count >= 3, let colon = text.firstIndex(of: ":") else {
+            guard text.utf8.count >= 3, let (name, value) = text.splitOnce(at: ":") else {
                 throw r.invalid("variable", at: 1, "expected name:value")
             }
-            return .setCustomVar(name: String(text[..<colon]), value: String(text[text.index(after: colon)...]))
+            return .setCustomVar(name: name, value: value)
         case .getAdvertPath:
             let reserved = try r.u8("reserved")
             return .getAdvertPath(try r.publicKey(), reserved: reserved)

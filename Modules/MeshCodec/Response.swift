@@ -99,9 +99,10 @@ public struct CustomVar: Hashable, Sendable {
     }
 
     static func parseList(_ text: String) -> [CustomVar] {
-        text.split(separator: ",", omittingEmptySubsequences: true).map { entry in
-            guard let colon = entry.firstIndex(of: ":") else { return CustomVar(name: String(entry), value: "") }
-            return CustomVar(name: String(entry[..<colon]), value: String(entry[entry.index(after: colon)...]))
+        text.unicodeScalars.split(separator: ",").map { scalars in
+            let entry = String(Substring(scalars))
+            guard let (name, value) = entry.splitOnce(at: ":") else { return CustomVar(name: entry, value: "") }
+            return CustomVar(name: name, value: value)
         }
     }
 
@@ -129,5 +130,16 @@ public struct FrequencyRange: Hashable, Sendable {
     public init(lowerKHz: UInt32, upperKHz: UInt32) {
         self.lowerKHz = lowerKHz
         self.upperKHz = upperKHz
+    }
+}
+
+extension String {
+    /// The text before and after the first `separator`, found among Unicode scalars as the
+    /// firmware finds it among bytes: a Character search misses a separator that a preceding
+    /// prepend mark (U+0600 and the like) joins into one grapheme.
+    func splitOnce(at separator: Unicode.Scalar) -> (String, String)? {
+        let scalars = unicodeScalars
+        guard let at = scalars.firstIndex(of: separator) else { return nil }
+        return (String(Substring(scalars[..<at])), String(Substring(scalars[scalars.index(after: at)...])))
     }
 }

@@ -77,6 +77,7 @@ import Testing
                                                                        advertLocationPolicy: 1, multiAcks: 1)))
         try expectGolden("28", .getCustomVars)
         try expectGolden("29" + text("gps:1"), .setCustomVar(name: "gps", value: "1"))
+        try expectGolden("29" + text("a\u{0600}:1"), .setCustomVar(name: "a\u{0600}", value: "1"))   // split on the byte, not the Character
         try expectGolden("2b", .getTuningParams)
         try expectGolden("33" + text("reset"), .factoryReset)
         try expectGolden("38 00", .getStats(.core))

@@ -134,6 +134,10 @@ import Testing
         try expectGolden("15" + text("gps:1,gps_interval:60"),
                          .response(.customVars([CustomVar(name: "gps", value: "1"), CustomVar(name: "gps_interval", value: "60")])))
         try expectGolden("15", .response(.customVars([])))
+        // U+0600 is a prepend mark: as Characters it swallows the ':' after it. The firmware splits
+        // bytes, and so does the codec (the fuzzer found a name that did not survive a round trip).
+        try expectGolden("15" + text("a\u{0600}:1,b:2"),
+                         .response(.customVars([CustomVar(name: "a\u{0600}", value: "1"), CustomVar(name: "b", value: "2")])))
         try expectGolden("16" + le32(77) + "02 a1b2", .response(.advertPath(AdvertPath(heardAt: 77, path: Path(length: PathLength(raw: 2), bytes: [0xA1, 0xB2])))))
         try expectGolden("17" + le32(0) + le32(1000), .response(.tuningParams(rxDelayBase: 0, airtimeFactor: 1000)))
         try expectGolden("19 1e", .response(.autoAddConfig(AutoAddConfig(bitmask: 0x1E))))
