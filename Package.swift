@@ -97,6 +97,13 @@ var targets: [Target] = [
     .executableTarget(
         name: "MeshportSimBench", dependencies: ["MeshSim", "MeshCodec"],
         path: "Tools/Benchmarks/SimBench", swiftSettings: strict),
+    // BLE: Meshport's own LE host (HCI, L2CAP, ATT/GATT, SMP), one file per layer, tested
+    // without I/O; the driver plugin wraps it (Plugins/BLE).
+    .target(
+        name: "MeshBLE",
+        dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
+        path: "Plugins/BLE/Host", swiftSettings: strict),
+    .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE"], path: "Tests/MeshBLETests", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
     .executableTarget(
         name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],
