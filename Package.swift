@@ -99,9 +99,10 @@ var targets: [Target] = [
         path: "Tools/Benchmarks/SimBench", swiftSettings: strict),
     // BLE: Meshport's own LE host (HCI, L2CAP, ATT/GATT, SMP), one file per layer, tested
     // without I/O; the driver plugin wraps it (Plugins/BLE).
+    .systemLibrary(name: "CBluetooth", path: "Plugins/BLE/CBluetooth"),
     .target(
         name: "MeshBLE",
-        dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
+        dependencies: ["CBluetooth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
         path: "Plugins/BLE/Host", swiftSettings: strict),
     .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE"], path: "Tests/MeshBLETests", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
