@@ -104,7 +104,12 @@ var targets: [Target] = [
         name: "MeshBLE",
         dependencies: ["CBluetooth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
         path: "Plugins/BLE/Host", swiftSettings: strict),
+    .target(
+        name: "MeshportDriverBLE", dependencies: ["MeshBLE", "MeshDriverKit"],
+        path: "Plugins/BLE/Driver", swiftSettings: strict),
     .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE"], path: "Tests/MeshBLETests", swiftSettings: strict),
+    // Meshport's LE host against Bumble's on one emulated world (Tools/Benchmarks/BLE/run.sh).
+    .executableTarget(name: "MeshportBLEBench", dependencies: ["MeshBLE"], path: "Tools/Benchmarks/BLEBench", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
     .executableTarget(
         name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],
@@ -130,6 +135,7 @@ let package = Package(
         // Transport drivers: each its own shared library, loaded at run time.
         .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
         .library(name: "MeshportDriverSerial", type: .dynamic, targets: ["MeshportDriverSerial"]),
+        .library(name: "MeshportDriverBLE", type: .dynamic, targets: ["MeshportDriverBLE"]),
         // The example driver in C, and fixtures the loader must refuse; not built-in (other prefix).
         .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
         .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),

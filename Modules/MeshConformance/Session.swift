@@ -123,19 +123,27 @@ actor Session {
         guard let t = transport else { throw Failure("no link") }
         let start = ContinuousClock.now
         try await c.sendOnly([ConformanceHook.dropMidFrame])
-        for await s in t.states {
-            if case let .lost(e) = s {
-                let d = ContinuousClock.now - start
-                guard d < .seconds(5) else { throw Failure("link loss noticed only after \(d)") }
-                do {
-                    try await t.send([ConformanceHook.echo])
-                    throw Failure("send after loss succeeded")
-                } catch is TransportError {
-                    return "lost within \(d): \(e)"
-                }
+        // Bounded even when no state ever arrives: a driver that misses the loss must fail, not hang.
+        let lost = await withTaskGroup(of: TransportError?.self) { group in
+            group.addTask {
+                for await s in t.states { if case let .lost(e) = s { return e } }
+                return nil
             }
-            if ContinuousClock.now - start > .seconds(5) { break }
+            group.addTask {
+                do { try await Task.sleep(for: .seconds(5)) } catch {}
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        throw Failure("no link-loss state within 5 s")
+        guard let e = lost else { throw Failure("no link-loss state within 5 s") }
+        let d = ContinuousClock.now - start
+        do {
+            try await t.send([ConformanceHook.echo])
+            throw Failure("send after loss succeeded")
+        } catch is TransportError {
+            return "lost within \(d): \(e)"
+        }
     }
 }

@@ -15,7 +15,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .linkLost(url, reason): "link lost on \(url): \(reason)"
-        case let .timeout(url, op, s): "timeout after \(s.formatted2) s waiting for \(op) on \(url)"
+        // A driver's timeout carries its own sentence (seconds 0): shown as it is.
+        case let .timeout(url, op, s): s > 0 ? "timeout after \(s.formatted2) s waiting for \(op) on \(url)" : "\(op) on \(url)"
         case let .refused(url, reason): "connection refused by \(url): \(reason)"
         case let .notFound(url, reason): "not found: \(url): \(reason)"
         case let .permissionDenied(url, reason, fix): "permission denied on \(url): \(reason). Fix: \(fix)"

@@ -116,8 +116,31 @@ extension TransportURL {
                     throw TransportError.invalidURL(text, part: v, reason: "\(line) is on or off")
                 }
             }
+        case "ble":
+            try validateBLE()
         default:
             break
+        }
+    }
+
+    /// `ble://ADDRESS[?pin=123456&hci=hci0&type=random|public&timeout=SECONDS&write=request|command]`.
+    private func validateBLE() throws {
+        let parts = host.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+            throw TransportError.invalidURL(text, part: host.isEmpty ? text : host, reason: "ble needs the radio's address: ble://F0:00:00:00:00:01 (meshport scan lists them)")
+        }
+        try allowParameters(["pin", "hci", "type", "timeout", "write"])
+        if let pin = parameter("pin"), pin.count != 6 || !pin.allSatisfy(\.isASCII) || Int(pin) == nil {
+            throw TransportError.invalidURL(text, part: pin, reason: "pin is the radio's 6-digit PIN (default 123456)")
+        }
+        if let type = parameter("type"), !["public", "random"].contains(type) {
+            throw TransportError.invalidURL(text, part: type, reason: "type is public or random")
+        }
+        if let write = parameter("write"), !["request", "command"].contains(write) {
+            throw TransportError.invalidURL(text, part: write, reason: "write is request (acknowledged) or command (without response)")
+        }
+        if let t = parameter("timeout"), (Double(t) ?? 0) <= 0 {
+            throw TransportError.invalidURL(text, part: t, reason: "timeout is a number of seconds")
         }
     }
 

@@ -81,8 +81,10 @@ import Testing
     }
 
     @Test func unknownSchemeAndBadURL() async throws {
-        let none = try await runMeshport(["conformance", "ble://AA:BB"])
-        #expect(none.status == 1 && none.err.contains("no driver for \"ble\""))
+        let none = try await runMeshport(["conformance", "lora://AA:BB"])
+        #expect(none.status == 1 && none.err.contains("no driver for \"lora\""))
+        let short = try await runMeshport(["conformance", "ble://AA:BB"])
+        #expect(short.status == 1 && short.err.contains("ble needs the radio's address"), "\(short.err)")
         let bad = try await runMeshport(["conformance", "tcp://host:70000"])
         #expect(bad.status == 1 && bad.err.contains("\"70000\""))
     }

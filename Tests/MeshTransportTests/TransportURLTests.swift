@@ -24,6 +24,7 @@ import Testing
         #expect(usb.host == "10c4:ea60" && usb.port == nil && usb.parameter("serial") == "0001")
         let ble = try TransportURL("ble://C0:FF:EE:00:00:01?pin=123456&hci=tcp:127.0.0.1:9001")
         #expect(ble.host == "C0:FF:EE:00:00:01" && ble.parameter("hci") == "tcp:127.0.0.1:9001")
+        try ble.validate()
     }
 
     @Test(arguments: [
@@ -37,6 +38,14 @@ import Testing
         ("serial:///dev/ttyACM0?dtr=maybe", "maybe"),
         ("tcp://?timeout=1", "tcp://?timeout=1"),
         ("tcp://h?novalue", "novalue"),
+        ("ble://F0:00:00:00:01", "F0:00:00:00:01"),
+        ("ble://F0:00:00:00:00:0G", "F0:00:00:00:00:0G"),
+        ("ble://F0:00:00:00:00:01?pin=12345", "12345"),
+        ("ble://F0:00:00:00:00:01?pin=abcdef", "abcdef"),
+        ("ble://F0:00:00:00:00:01?type=static", "static"),
+        ("ble://F0:00:00:00:00:01?write=fast", "fast"),
+        ("ble://F0:00:00:00:00:01?timeout=0", "0"),
+        ("ble://F0:00:00:00:00:01?passkey=1", "passkey"),
     ])
     func errorsQuoteTheBadPart(text: String, part: String) {
         do {

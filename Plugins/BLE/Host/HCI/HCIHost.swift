@@ -19,6 +19,8 @@ public actor HCIHost {
     private var failure: HCIError?
     private var commandCredits = 1
     private var commandQueue: [HCICommand] = []
+    /// Commands waiting for a credit from the controller.
+    public var queuedCommands: Int { commandQueue.count }
     private var pending: [UInt16: [CheckedContinuation<[UInt8], Error>]] = [:]
     private var aclCredits = 1
     private var aclQueue: [ACLData] = []
@@ -182,7 +184,7 @@ public actor HCIHost {
         if scanSink != nil { try await stopScan() }
         let timer = Task { [weak self] in
             try await Task.sleep(for: timeout)
-            await self?.cancelConnect()
+            await self?.cancelConnect(peer: peer, after: timeout)
         }
         defer { timer.cancel() }
         let complete: LEConnectionComplete = try await withCheckedThrowingContinuation { continuation in
@@ -212,15 +214,26 @@ public actor HCIHost {
         }
     }
 
-    private func cancelConnect() async {
+    private func cancelConnect(peer: BDAddress, after timeout: Duration) async {
         guard connectWaiter != nil else { return }
         do {
             // The controller then ends the attempt with LE Connection Complete, status 0x02.
             try await run(.leCreateConnectionCancel)
+        } catch HCIError.commandFailed(_, HCIStatus.commandDisallowed) {
+            return  // no attempt pending any more: the connection came up meanwhile
         } catch {
             connectWaiter?.resume(throwing: error)
             connectWaiter = nil
+            return
         }
+        // Some controllers (emulators among them) never send that event: do not wait forever.
+        do {
+            try await Task.sleep(for: .seconds(1))
+        } catch {
+            return
+        }
+        connectWaiter?.resume(throwing: HCIError.connectTimeout(peer: peer, seconds: Int(timeout.components.seconds)))
+        connectWaiter = nil
     }
 
     /// Asks the controller to end a connection; its Disconnection Complete ends the link's events.

@@ -3,26 +3,27 @@
 /// link (bond or passkey pairing), exchanges the MTU (frames reach 176 bytes), discovers the
 /// service and subscribes to TX.
 public actor CompanionLink {
-    public let connection: LEConnection
-    public let rx: GATTCharacteristic
-    public let tx: GATTCharacteristic
+    public nonisolated let connection: LEConnection
+    public nonisolated let rx: GATTCharacteristic
+    public nonisolated let tx: GATTCharacteristic
     /// Frames from the radio, in order; finishes when the link goes.
     public nonisolated let frames: AsyncStream<[UInt8]>
     /// The ATT MTU agreed.
-    public let mtu: Int
-    private let secure: @Sendable (LEConnection) async throws -> Void
+    public nonisolated let mtu: Int
+    private let security: LinkSecurity
     private let withResponse: Bool
 
     /// Frames longer than this do not fit one notification at the MTU Meshport asks for.
     public static let maxFrame = 244
 
-    /// Opens the radio at `peer`. `secure` pairs or encrypts with a bond (see `LinkSecurity`);
-    /// it runs again if the radio refuses access later with Insufficient Authentication.
-    public static func open(host: HCIHost, peer: BDAddress, timeout: Duration = .seconds(10), withResponse: Bool = true,
-                            secure: @escaping @Sendable (LEConnection) async throws -> Void) async throws -> CompanionLink {
+    /// Opens the radio at `peer`. A bonded link is encrypted at once; otherwise pairing waits
+    /// until the radio asks for it (Security Request, or Insufficient Authentication on a write).
+    public static func open(host: HCIHost, peer: BDAddress, security: LinkSecurity, timeout: Duration = .seconds(10),
+                            withResponse: Bool = true) async throws -> CompanionLink {
         let connection = try await LEConnection.connect(host: host, to: peer, timeout: timeout)
         do {
-            try await secure(connection)
+            // Write Commands get no error back, so a link that uses them is secured up front.
+            try await security.secure(connection, withResponse ? .ifBonded : .required)
             let gatt = connection.gatt
             let mtu = try await gatt.exchangeMTU(247)
             guard let service = try await gatt.primaryService(.nus) else {
@@ -46,8 +47,9 @@ public actor CompanionLink {
                 sink.onTermination = { _ in pump.cancel() }
             }
             try await gatt.write(cccd.handle, [0x01, 0x00], withResponse: true)
+            if await connection.securityRequested { try await security.secure(connection, .required) }
             return CompanionLink(connection: connection, rx: rx, tx: tx, frames: frames, mtu: mtu,
-                                 withResponse: withResponse || !rx.canWriteWithoutResponse, secure: secure)
+                                 withResponse: withResponse || !rx.canWriteWithoutResponse, security: security)
         } catch {
             await connection.disconnect()
             throw error
@@ -55,14 +57,14 @@ public actor CompanionLink {
     }
 
     private init(connection: LEConnection, rx: GATTCharacteristic, tx: GATTCharacteristic, frames: AsyncStream<[UInt8]>, mtu: Int,
-                 withResponse: Bool, secure: @escaping @Sendable (LEConnection) async throws -> Void) {
+                 withResponse: Bool, security: LinkSecurity) {
         self.connection = connection
         self.rx = rx
         self.tx = tx
         self.frames = frames
         self.mtu = mtu
         self.withResponse = withResponse
-        self.secure = secure
+        self.security = security
     }
 
     /// Writes one frame to RX. A radio that asks for security first gets it, then the write again.
@@ -71,7 +73,7 @@ public actor CompanionLink {
         do {
             try await connection.gatt.write(rx.value, frame, withResponse: withResponse)
         } catch let GATTError.att(_, _, error) where error.needsSecurity {
-            try await secure(connection)
+            try await security.secure(connection, .required)
             try await connection.gatt.write(rx.value, frame, withResponse: withResponse)
         }
     }

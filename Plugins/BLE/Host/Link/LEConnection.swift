@@ -2,9 +2,9 @@
 /// security procedure under way) and signalling, tracks encryption and parameters, and tells
 /// waiters when the link goes.
 public actor LEConnection {
-    public let handle: UInt16
-    public let peer: BDAddress
-    public let host: HCIHost
+    public nonisolated let handle: UInt16
+    public nonisolated let peer: BDAddress
+    public nonisolated let host: HCIHost
     public nonisolated let gatt: GATTClient
     public private(set) var encrypted = false
     /// Connection interval (1.25 ms units), latency and supervision timeout (10 ms units) in force.
