@@ -23,7 +23,7 @@ enum BLEDriver: MeshDriver {
             let found = try blocking {
                 let host = try await HostPool.shared.acquire(spec)
                 do {
-                    let found = try await Scanner.scan(host, for: .milliseconds(Int(seconds * 1000)))
+                    let found = try await LEScan.scan(host, for: .milliseconds(Int(seconds * 1000)))
                     await HostPool.shared.release(spec, host)
                     return found
                 } catch {
