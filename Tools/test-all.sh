@@ -67,6 +67,11 @@ summed interop interop Tools/Interop/run-crosscheck.sh
 stage "interop: meshcore_py against MeshSim"
 summed "sim interop" sim-interop Tools/Interop/run-sim-interop.sh
 
+# 4b. The emulated BLE world (peer of the BLE tests) bridged to meshport sim, checked with
+# Bumble's own host: frames both ways, link loss, controls (Tools/BLE/README.md).
+stage "BLE world self-check"
+summed "BLE world" ble-world .venv/bin/python Tools/BLE/check_world.py "$(swift build --show-bin-path)/meshport"
+
 # 5. Fuzz the framer and decoders.
 stage "fuzz (${fuzz_seconds} s)"
 if Tools/Fuzz/run.sh "$fuzz_seconds"; then count 1 0; else count 0 1; fi

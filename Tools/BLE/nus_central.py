@@ -74,6 +74,11 @@ class Central:
             await self.transport.close()
             self.transport = None
 
+    async def forget(self):
+        """Drops every bond (and the IRKs Bumble would otherwise scan to resolve)."""
+        await self.device.keystore.delete_all()
+        await self.device.refresh_resolving_list()
+
     async def link(self, address: str, pair: bool = True, timeout: float = 10) -> 'Link':
         """Connects and secures: pairs (pair=True) or encrypts with the bond."""
         connection = await asyncio.wait_for(
