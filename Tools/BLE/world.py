@@ -617,6 +617,7 @@ class NusPeripheral:
         conn_update: str = 'none',
         bridge: tuple[str, int] | None = None,
         bridge_max_frame: int = 512,
+        adv_interval: int = 100,
     ):
         self.conn_update = conn_update
         self.drop_on_bridge_close = False
@@ -632,8 +633,8 @@ class NusPeripheral:
         config = DeviceConfiguration()
         config.name = name
         config.address = hci.Address(address)  # random static
-        config.advertising_interval_min = 100
-        config.advertising_interval_max = 100
+        config.advertising_interval_min = adv_interval
+        config.advertising_interval_max = adv_interval
         # MeshCore nRF52 layout: flags + NUS UUID in ADV_IND, name in SCAN_RSP.
         # (name_in_adv: flags + name in ADV_IND, empty SCAN_RSP; 128-bit UUID + name
         # do not both fit in 31 bytes.)
@@ -1022,6 +1023,7 @@ async def run(args):
                 conn_update=args.conn_update,
                 bridge=bridge,
                 bridge_max_frame=args.bridge_max_frame,
+                adv_interval=args.adv_interval,
             )
         )
         peripherals[-1].drop_on_bridge_close = args.drop_on_bridge_close
@@ -1107,6 +1109,9 @@ def main():
     ap.add_argument('--noise', action='store_true', help='add a non-NUS advertiser')
     ap.add_argument('--ext', action='store_true',
                     help='keep LE extended advertising feature on the controllers')
+    ap.add_argument('--adv-interval', type=int, default=100, metavar='MS',
+                    help="radios' advertising interval; a connection waits for the next "
+                         'advertisement (benchmarks use 20 to shrink that wait)')
     ap.add_argument('--mtu', type=int, default=247, help='peripheral max ATT MTU')
     ap.add_argument('--name-in-adv', action='store_true',
                     help='put the name in ADV_IND (flags+name) instead of SCAN_RSP')
