@@ -34,25 +34,18 @@ public struct BLEConfig: Codable, Equatable, Sendable {
 
     /// Writes the file with mode 0600 (it holds PINs), atomically.
     public func save(to path: String = defaultPath()) throws(BLEConfigError) {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
+        let data: Data
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let temp = folder.appendingPathComponent(".ble.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).json")
-            guard FileManager.default.createFile(atPath: temp.path, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]) else {
-                throw BLEConfigError(path: path, reason: "cannot create \(temp.path)")
-            }
-            guard rename(temp.path, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temp.path)
-                throw BLEConfigError(path: path, reason: "cannot replace it: \(reason)")
-            }
-        } catch let e as BLEConfigError {
-            throw e
+            data = try encoder.encode(self)
         } catch {
             throw BLEConfigError(path: path, reason: error.localizedDescription)
+        }
+        do {
+            try PrivateFile.write(data, to: path)
+        } catch {
+            throw BLEConfigError(path: path, reason: error.reason)
         }
     }
 

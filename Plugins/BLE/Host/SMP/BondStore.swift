@@ -73,28 +73,19 @@ public struct BondStore: Sendable {
     }
 
     private func write(_ file: File) throws(BondStoreError) {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
+        let data: Data
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
-            let data = try encoder.encode(file)
-            // The keys never exist in a file others can read, not even for a moment.
-            let temp = folder.appendingPathComponent(".bonds.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).json")
-            guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw BondStoreError(path: path, reason: "cannot create \(temp.path)")
-            }
-            guard rename(temp.path, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temp.path)
-                throw BondStoreError(path: path, reason: "cannot replace it: \(reason)")
-            }
-        } catch let e as BondStoreError {
-            throw e
+            data = try encoder.encode(file)
         } catch {
             throw BondStoreError(path: path, reason: error.localizedDescription)
+        }
+        do {
+            try PrivateFile.write(data, to: path)
+        } catch {
+            throw BondStoreError(path: path, reason: error.reason)
         }
     }
 }
