@@ -17,6 +17,8 @@ struct TestResponder {
     var ltk: [UInt8] = []
     let distributedLTK: [UInt8] = (0..<16).map { UInt8($0 + 0x40) }
     var receivedKeys: [SMPPDU] = []
+    /// The OOB flag byte sent in the Pairing Response (values above 1 are reserved, yet hashed).
+    var oobByte: UInt8 = 0
 
     init(central: BDAddress) { self.central = central }
 
@@ -34,6 +36,7 @@ struct TestResponder {
             let auth: UInt8 = secureConnections && f.authReq & 0x08 != 0 ? 0x0D : 0x05
             secureConnections = auth == 0x0D
             response = SMPPDU.pairingResponse(PairingFeatures(ioCapability: io, authReq: auth, initiatorKeys: f.initiatorKeys & 0x03, responderKeys: f.responderKeys & 0x03)).bytes
+            response[2] = oobByte
             return [response]
         case let .pairingPublicKey(x, y):
             peerX = x.reversed()
@@ -138,6 +141,15 @@ struct TestResponder {
         #expect(bond.ltk == responder.distributedLTK && bond.ediv == 0x1234 && bond.rand == 0x0102_0304_0506_0708)
         // The radio's own LTK, EDIV and Rand handed back (see SMPInitiator on why).
         #expect(responder.receivedKeys == [.encryptionInformation(ltk: responder.distributedLTK), .centralIdentification(ediv: 0x1234, rand: 0x0102_0304_0506_0708)])
+    }
+
+    /// c1 and f6 hash the Pairing Response as it came, not as it would be re-encoded.
+    @Test(arguments: [true, false])
+    func responseIsHashedAsReceived(secureConnections: Bool) throws {
+        var responder = TestResponder(central: central)
+        responder.secureConnections = secureConnections
+        responder.oobByte = 0x02
+        guard case .bond = try pair(SMPConfig(passkey: 123_456), &responder) else { Issue.record("no bond"); return }
     }
 
     @Test(arguments: [true, false])

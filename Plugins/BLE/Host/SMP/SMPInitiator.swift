@@ -45,6 +45,8 @@ public struct SMPInitiator {
     private let privateKey: P256.KeyAgreement.PrivateKey
     private var request = PairingFeatures(ioCapability: 0, authReq: 0, initiatorKeys: 0, responderKeys: 0)
     private var response = PairingFeatures(ioCapability: 0, authReq: 0, initiatorKeys: 0, responderKeys: 0)
+    /// The Pairing Response exactly as received: c1 and f6 hash its bytes, reserved bits included.
+    private var responsePDU: [UInt8] = []
     private var secureConnections = false
     private var keySize: UInt8 = 16
     // LE Secure Connections values, most significant byte first.
@@ -100,6 +102,7 @@ public struct SMPInitiator {
         case (_, .securityRequest), (_, .keypressNotification):
             return []  // already pairing; a keypress changes nothing for the side typing
         case let (.features, .pairingResponse(features)):
+            responsePDU = bytes
             return featuresExchanged(features)
         case let (.publicKey, .pairingPublicKey(x, y)):
             return publicKeyReceived(x: x, y: y)
@@ -156,7 +159,7 @@ public struct SMPInitiator {
         }
         tk = passkeyBlock
         ownNonce = random(16)
-        let confirm = SMPCrypto.c1(tk, ownNonce, preq: SMPPDU.pairingRequest(request).bytes, pres: SMPPDU.pairingResponse(response).bytes,
+        let confirm = SMPCrypto.c1(tk, ownNonce, preq: SMPPDU.pairingRequest(request).bytes, pres: responsePDU,
                                    iat: local.kind.rawValue, rat: peer.kind.rawValue, ia: local.bytes, ra: peer.bytes)
         step = .legacyConfirm
         return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
@@ -198,7 +201,7 @@ public struct SMPInitiator {
 
     private mutating func dhKeyCheckReceived(_ eb: [UInt8]) -> [SMPAction] {
         let a = [local.kind.rawValue] + local.bytes, b = [peer.kind.rawValue] + peer.bytes
-        guard SMPCrypto.f6(macKey, peerNonce, ownNonce, passkeyBlock, response.ioCap, b, a) == eb else {
+        guard SMPCrypto.f6(macKey, peerNonce, ownNonce, passkeyBlock, [responsePDU[3], responsePDU[2], responsePDU[1]], b, a) == eb else {
             return fail(.dhKeyCheckFailed(peer: peer), send: .dhKeyCheckFailed)
         }
         let key = Array(masked(ltk).reversed())
@@ -208,7 +211,7 @@ public struct SMPInitiator {
     }
 
     private mutating func legacyRandomReceived(_ peerRandom: [UInt8]) -> [SMPAction] {
-        let expected = SMPCrypto.c1(tk, peerRandom, preq: SMPPDU.pairingRequest(request).bytes, pres: SMPPDU.pairingResponse(response).bytes,
+        let expected = SMPCrypto.c1(tk, peerRandom, preq: SMPPDU.pairingRequest(request).bytes, pres: responsePDU,
                                     iat: local.kind.rawValue, rat: peer.kind.rawValue, ia: local.bytes, ra: peer.bytes)
         guard expected == peerConfirm else { return fail(.peerConfirmMismatch(peer: peer), send: .confirmValueFailed) }
         let stk = Array(masked(SMPCrypto.s1(tk, peerRandom, ownNonce)).reversed())
