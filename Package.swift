@@ -78,7 +78,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshBLE",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -107,7 +107,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportDriverBLE", dependencies: ["MeshBLE", "MeshDriverKit"],
         path: "Plugins/BLE/Driver", swiftSettings: strict),
-    .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE"], path: "Tests/MeshBLETests", swiftSettings: strict),
+    .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE", "MeshportTestSupport"], path: "Tests/MeshBLETests", swiftSettings: strict),
     // Meshport's LE host against Bumble's on one emulated world (Tools/Benchmarks/BLE/run.sh).
     .executableTarget(name: "MeshportBLEBench", dependencies: ["MeshBLE"], path: "Tools/Benchmarks/BLEBench", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").

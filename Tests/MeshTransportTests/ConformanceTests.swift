@@ -62,6 +62,29 @@ import Testing
         withExtendedLifetime((sim, dir)) {}
     }
 
+    /// The BLE driver through Meshport's own LE host on an emulated controller, the radio a
+    /// Bumble peripheral bridging NUS to `meshport sim` (Tools/BLE/world.py): pairing with the
+    /// PIN, bonded reconnects for the 100 open/close cycles, and the sim closing its side mid-frame
+    /// dropping the BLE link, as a radio that reboots.
+    @Test func meshSimOverEmulatedBLE() async throws {
+        let sim = try SimProcess(["--listen", "tcp://127.0.0.1:0", "--seed", "13"])
+        let simPort = try #require(sim.address.split(separator: ":").last.map(String.init))
+        let world = try BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--drop-on-bridge-close"])
+        let home = TempDir()
+        let environment = ["XDG_DATA_HOME": home.path("data"), "XDG_CONFIG_HOME": home.path("config")]
+        let report = try await conformance(
+            ["ble://F0:00:00:00:00:01?pin=123456&hci=\(world.hci)", "--contacts", "\(DefaultMesh.nodeCount)",
+             "--missing-url", "ble://F0:00:00:00:00:77?hci=\(world.hci)&timeout=1"],
+            environment: environment, skipped: ["garbage and truncated input"])
+        #expect(report.driver == "ble" && report.failed == 0 && report.passed >= 14, "\(world.log.suffix(3000))")
+        // Paired once; the bond is kept where only the user can read it.
+        let bonds = home.path("data") + "/meshport/ble/bonds.json"
+        let mode = try FileManager.default.attributesOfItem(atPath: bonds)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(world.log.components(separatedBy: "pairing start").count == 2, "paired more than once")
+        withExtendedLifetime((sim, world, home)) {}
+    }
+
     @Test func cExampleLoopback() async throws {
         let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
         let report = try await conformance(

@@ -17,6 +17,16 @@ extension LinkSecurity {
     }
 }
 
+extension LinkSecurity {
+    /// Whether this process has a terminal to ask for a PIN on.
+    static var canPrompt: Bool {
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0 else { return false }
+        close(tty)
+        return true
+    }
+}
+
 /// Asks on the controlling terminal, if there is one; nil without a terminal.
 private func promptForPasskey(_ peer: BDAddress) throws -> UInt32? {
     let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)

@@ -27,7 +27,7 @@ public actor HCIHost {
     private var aclInFlight: [UInt16: Int] = [:]
     private var reassemblers: [UInt16: L2CAPReassembler] = [:]
     private var links: [UInt16: AsyncStream<LinkEvent>.Continuation] = [:]
-    private var connectWaiter: CheckedContinuation<LEConnectionComplete, Error>?
+    private var connectWaiter: CheckedContinuation<(LEConnectionComplete, AsyncStream<LinkEvent>?), Error>?
     private var scanSink: AsyncStream<AdvertisingReport>.Continuation?
     private var reader: Task<Void, Never>?
     private let trace: Bool
@@ -187,7 +187,7 @@ public actor HCIHost {
             await self?.cancelConnect(peer: peer, after: timeout)
         }
         defer { timer.cancel() }
-        let complete: LEConnectionComplete = try await withCheckedThrowingContinuation { continuation in
+        let (complete, events) = try await withCheckedThrowingContinuation { continuation in
             connectWaiter = continuation
             Task { await self.createConnection(peer: peer, parameters: parameters) }
         }
@@ -199,9 +199,7 @@ public actor HCIHost {
         default:
             throw HCIError.connectFailed(peer: peer, status: complete.status)
         }
-        let (events, sink) = AsyncStream.makeStream(of: LinkEvent.self)
-        links[complete.handle] = sink
-        reassemblers[complete.handle] = L2CAPReassembler()
+        guard let events else { throw HCIError.connectFailed(peer: peer, status: complete.status) }
         return (complete, events)
     }
 
@@ -337,7 +335,15 @@ public actor HCIHost {
         case let .leConnectionComplete(complete):
             if let waiter = connectWaiter {
                 connectWaiter = nil
-                waiter.resume(returning: complete)
+                var events: AsyncStream<LinkEvent>?
+                if complete.status == HCIStatus.success {
+                    // Routed from now on: the peripheral may send (a Security Request, say) at once.
+                    let (stream, sink) = AsyncStream.makeStream(of: LinkEvent.self)
+                    links[complete.handle] = sink
+                    reassemblers[complete.handle] = L2CAPReassembler()
+                    events = stream
+                }
+                waiter.resume(returning: (complete, events))
             } else if complete.status == HCIStatus.success {
                 // A connection nobody waits for any more (cancel raced it): end it.
                 let handle = complete.handle

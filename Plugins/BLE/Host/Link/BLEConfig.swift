@@ -32,17 +32,25 @@ public struct BLEConfig: Codable, Equatable, Sendable {
         }
     }
 
-    /// Writes the file with mode 0600 (it holds PINs).
+    /// Writes the file with mode 0600 (it holds PINs), atomically.
     public func save(to path: String = defaultPath()) throws(BLEConfigError) {
         let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let temp = url.deletingLastPathComponent().appendingPathComponent(".ble.json.\(getpid())")
-            try encoder.encode(self).write(to: temp)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temp.path)
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temp)
+            let temp = folder.appendingPathComponent(".ble.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).json")
+            guard FileManager.default.createFile(atPath: temp.path, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600]) else {
+                throw BLEConfigError(path: path, reason: "cannot create \(temp.path)")
+            }
+            guard rename(temp.path, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temp.path)
+                throw BLEConfigError(path: path, reason: "cannot replace it: \(reason)")
+            }
+        } catch let e as BLEConfigError {
+            throw e
         } catch {
             throw BLEConfigError(path: path, reason: error.localizedDescription)
         }

@@ -47,7 +47,17 @@ public actor CompanionLink {
                 sink.onTermination = { _ in pump.cancel() }
             }
             try await gatt.write(cccd.handle, [0x01, 0x00], withResponse: true)
-            if await connection.securityRequested { try await security.secure(connection, .required) }
+            // The radio may ask for security at any time: pair (or encrypt) when it does. A
+            // failure here surfaces on the next write, which the radio then refuses.
+            await connection.onSecurityRequest {
+                Task {
+                    do {
+                        try await security.secure(connection, .required)
+                    } catch {
+                        // Reported by the write that follows.
+                    }
+                }
+            }
             return CompanionLink(connection: connection, rx: rx, tx: tx, frames: frames, mtu: mtu,
                                  withResponse: withResponse || !rx.canWriteWithoutResponse, security: security)
         } catch {

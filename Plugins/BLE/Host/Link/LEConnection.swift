@@ -9,14 +9,18 @@ public actor LEConnection {
     public private(set) var encrypted = false
     /// Connection interval (1.25 ms units), latency and supervision timeout (10 ms units) in force.
     public private(set) var parameters: (interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
+    /// LE Connection Update Completes seen (the peripheral's requests, applied).
+    public private(set) var parameterUpdates = 0
     /// Why the link ended, once it has.
     public private(set) var loss: HCIError?
     /// A Security Request from the peripheral that nobody has acted on yet.
     public private(set) var securityRequested = false
 
     private var security: AsyncStream<SecurityEvent>.Continuation?
+    private var securityRequestHandler: (@Sendable () -> Void)?
+    private var securing = false
+    private var securityWaiters: [CheckedContinuation<Void, Never>] = []
     private var lossWaiters: [CheckedContinuation<HCIError, Never>] = []
-    private var updateWaiters: [CheckedContinuation<Void, Never>] = []
     private var router: Task<Void, Never>?
 
     init(host: HCIHost, complete: LEConnectionComplete, events: AsyncStream<LinkEvent>) {
@@ -56,9 +60,10 @@ public actor LEConnection {
                 encrypted = status == HCIStatus.success && enabled
                 security?.yield(.encryptionChanged(status: status, enabled: enabled))
             case let .parametersUpdated(status, interval, latency, timeout):
-                if status == HCIStatus.success { parameters = (interval, latency, timeout) }
-                for w in updateWaiters { w.resume() }
-                updateWaiters = []
+                if status == HCIStatus.success {
+                    parameters = (interval, latency, timeout)
+                    parameterUpdates += 1
+                }
             case let .disconnected(reason):
                 lost(.disconnected(handle: handle, reason: reason))
             case let .hostFailed(error):
@@ -72,7 +77,7 @@ public actor LEConnection {
         if let security {
             security.yield(.smp(pdu))
         } else if pdu.first == SMPCode.securityRequest {
-            securityRequested = true
+            if let handler = securityRequestHandler { handler() } else { securityRequested = true }
         } else if let code = pdu.first, code != SMPCode.pairingFailed {
             // Nothing is being paired: refuse, so the peer does not wait for its 30 s timeout.
             Task { await self.sendSMPQuietly([SMPCode.pairingFailed, 0x08]) }  // Unspecified Reason
@@ -105,12 +110,31 @@ public actor LEConnection {
         security = nil
         for w in lossWaiters { w.resume(returning: error) }
         lossWaiters = []
-        for w in updateWaiters { w.resume() }
-        updateWaiters = []
+        for w in securityWaiters { w.resume() }
+        securityWaiters = []
         Task { await gatt.close(.bearer(error.description)) }
     }
 
     // MARK: For the security procedure
+
+    /// Called when the peripheral sends a Security Request (at once for one already received).
+    public func onSecurityRequest(_ handler: @escaping @Sendable () -> Void) {
+        securityRequestHandler = handler
+        if securityRequested {
+            securityRequested = false
+            handler()
+        }
+    }
+
+    /// One security procedure at a time: a Security Request and a refused write may both ask.
+    public func takeSecurityTurn() async {
+        if !securing { securing = true; return }
+        await withCheckedContinuation { securityWaiters.append($0) }
+    }
+
+    public func passSecurityTurn() {
+        if securityWaiters.isEmpty { securing = false } else { securityWaiters.removeFirst().resume() }
+    }
 
     /// Starts receiving SMP PDUs and encryption changes; one procedure at a time.
     public func beginSecurity() throws -> AsyncStream<SecurityEvent> {
@@ -144,12 +168,6 @@ public actor LEConnection {
     public func waitForLoss() async -> HCIError {
         if let loss { return loss }
         return await withCheckedContinuation { lossWaiters.append($0) }
-    }
-
-    /// Waits for the next LE Connection Update Complete (or the link's end).
-    public func waitForParameterUpdate() async {
-        if loss != nil { return }
-        await withCheckedContinuation { updateWaiters.append($0) }
     }
 
     public func disconnect() async {

@@ -20,7 +20,19 @@ public struct LinkSecurity: Sendable {
     }
 
     public func secure(_ connection: LEConnection, _ need: Need) async throws {
+        await connection.takeSecurityTurn()
+        do {
+            try await secureInTurn(connection, need)
+        } catch {
+            await connection.passSecurityTurn()
+            throw error
+        }
+        await connection.passSecurityTurn()
+    }
+
+    private func secureInTurn(_ connection: LEConnection, _ need: Need) async throws {
         if await connection.encrypted { return }
+        if let loss = await connection.loss { throw loss }
         let peer = connection.peer
         if let bond = try bonds?.bond(for: peer) {
             try await encrypt(connection, with: bond)

@@ -1,5 +1,5 @@
 /// Active scanning for a while, advertisements and scan responses merged per address.
-public enum Scanner {
+public enum LEScan {
     /// One advertiser heard during a scan.
     public struct Found: Equatable, Sendable {
         public var address: BDAddress
