@@ -61,8 +61,8 @@ import Testing
             try store.save(bond)
             try store.save(fullBond(BDAddress(littleEndian: [2, 0, 0, 0, 0, 0xF0], kind: .random), seed: 2))
             #expect(try store.bond(for: identity) == bond)
-            // The same bytes as a public address are another device.
-            #expect(try store.bond(for: BDAddress(littleEndian: [1, 0, 0, 0, 0, 0xF0], kind: .public)) == nil)
+            // Found whatever type the address is given with, as a user types it.
+            #expect(try store.bond(for: BDAddress(littleEndian: [1, 0, 0, 0, 0, 0xF0], kind: .public)) == bond)
             // Pairing again replaces the bond.
             var again = bond
             again.ltk = [UInt8](repeating: 0xEE, count: 16)

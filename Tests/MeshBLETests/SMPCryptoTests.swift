@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func f6TakesIOCapInPDUOrder() throws {
-        let features = SMPPairingFeatures(ioCapability: .keyboardOnly, oobDataPresent: true, authReq: .bonding, initiatorKeys: [], responderKeys: [])
+        let features = PairingFeatures(ioCapability: .keyboardOnly, oobDataPresent: true, authReq: .bonding, initiatorKeys: [], responderKeys: [])
         #expect(features.ioCap == le("010102"))
     }
 

@@ -285,7 +285,7 @@ import Testing
         // A Pairing Request is for a peripheral to receive.
         var other = initiator(config())
         _ = other.start()
-        #expect(other.handle(pdu: SMPPDU.pairingRequest(SMPPairingFeatures(ioCapability: .displayOnly, authReq: .mitm, initiatorKeys: [], responderKeys: [])).bytes).first
+        #expect(other.handle(pdu: SMPPDU.pairingRequest(PairingFeatures(ioCapability: .displayOnly, authReq: .mitm, initiatorKeys: [], responderKeys: [])).bytes).first
             == .send([0x05, 0x08]))
     }
 

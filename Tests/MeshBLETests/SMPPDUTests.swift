@@ -3,16 +3,16 @@ import Testing
 
 @Suite struct SMPPDUTests {
     let radio = BDAddress(littleEndian: [1, 0, 0, 0, 0, 0xF0], kind: .random)
-    let features = SMPPairingFeatures(ioCapability: .keyboardOnly, authReq: [.bonding, .mitm, .secureConnections],
-                                      initiatorKeys: [.encKey, .idKey], responderKeys: [.encKey, .idKey])
+    let features = PairingFeatures(ioCapability: .keyboardOnly, authReq: [.bonding, .mitm, .secureConnections],
+                                   initiatorKeys: [.encKey, .idKey], responderKeys: [.encKey, .idKey])
 
     private func block(_ byte: UInt8, _ count: Int = 16) -> [UInt8] { [UInt8](repeating: byte, count: count) }
 
     var everyPDU: [SMPPDU] {
         [
             .pairingRequest(features),
-            .pairingResponse(SMPPairingFeatures(ioCapability: .displayOnly, oobDataPresent: true, authReq: [.bonding, .mitm, .keypress, .ct2],
-                                                maxKeySize: 7, initiatorKeys: [.signKey], responderKeys: [.linkKey])),
+            .pairingResponse(PairingFeatures(ioCapability: .displayOnly, oobDataPresent: true, authReq: [.bonding, .mitm, .keypress, .ct2],
+                                             maxKeySize: 7, initiatorKeys: [.signKey], responderKeys: [.linkKey])),
             .pairingConfirm(block(1)), .pairingRandom(block(2)), .pairingFailed(.confirmValueFailed),
             .encryptionInformation(ltk: block(3)), .centralIdentification(ediv: 0xBEEF, rand: 0x1122_3344_5566_7788),
             .identityInformation(irk: block(4)), .identityAddressInformation(radio),
@@ -98,9 +98,9 @@ import Testing
     }
 
     @Test func ioCapabilitiesAndKeyBits() {
-        #expect(SMPIOCapability.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
-        #expect(SMPIOCapability.keyboardDisplay.description == "KeyboardDisplay")
-        #expect(SMPKeyDistribution([.encKey, .idKey, .signKey, .linkKey]).rawValue == 0x0F)
-        #expect(SMPAuthReq([.bonding, .mitm, .secureConnections, .keypress, .ct2]).rawValue == 0x3D)
+        #expect(PairingFeatures.IO.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
+        #expect(PairingFeatures.IO.keyboardDisplay.description == "KeyboardDisplay")
+        #expect(PairingFeatures.KeyDistribution([.encKey, .idKey, .signKey, .linkKey]).rawValue == 0x0F)
+        #expect(PairingFeatures.AuthReq([.bonding, .mitm, .secureConnections, .keypress, .ct2]).rawValue == 0x3D)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// misbehave the ways the tests need.
 struct SMPTestResponder {
     var passkey: UInt32 = 123_456
-    var io = SMPIOCapability.displayOnly
+    var io = PairingFeatures.IO.displayOnly
     var secureConnections = true
     var oob = false
     var maxKeySize: UInt8 = 16
@@ -20,7 +20,7 @@ struct SMPTestResponder {
     /// Corrupt the DHKey check value this side sends.
     var corruptDHKeyCheck = false
     /// Keys it is willing to distribute.
-    var distributes: SMPKeyDistribution = [.encKey, .idKey]
+    var distributes: PairingFeatures.KeyDistribution = [.encKey, .idKey]
     let address: BDAddress
     let central: BDAddress
     let keyPair: SMPKeyPair
@@ -30,7 +30,7 @@ struct SMPTestResponder {
     private(set) var receivedKeys: [SMPPDU] = []
     private var peerX: [UInt8] = [], dhKey: [UInt8] = [], round = 0
     private var peerConfirm: [UInt8] = [], nonce: [UInt8] = [], peerNonce: [UInt8] = []
-    private var agreedResponderKeys: SMPKeyDistribution = []
+    private var agreedResponderKeys: PairingFeatures.KeyDistribution = []
 
     let distributedLTK: [UInt8] = (0..<16).map { UInt8($0 + 0x40) }
     let distributedEDIV: UInt16 = 0x1234
@@ -55,10 +55,10 @@ struct SMPTestResponder {
         case let .pairingRequest(f):
             request = bytes
             secureConnections = secureConnections && f.authReq.contains(.secureConnections)
-            let auth: SMPAuthReq = secureConnections ? [.bonding, .mitm, .secureConnections] : [.bonding, .mitm]
-            let features = SMPPairingFeatures(ioCapability: io, oobDataPresent: oob, authReq: auth, maxKeySize: maxKeySize,
-                                              initiatorKeys: f.initiatorKeys.intersection([.encKey, .idKey]),
-                                              responderKeys: f.responderKeys.intersection(distributes))
+            let auth: PairingFeatures.AuthReq = secureConnections ? [.bonding, .mitm, .secureConnections] : [.bonding, .mitm]
+            let features = PairingFeatures(ioCapability: io, oobDataPresent: oob, authReq: auth, maxKeySize: maxKeySize,
+                                           initiatorKeys: f.initiatorKeys.intersection([.encKey, .idKey]),
+                                           responderKeys: f.responderKeys.intersection(distributes))
             agreedResponderKeys = features.responderKeys
             if refusesJustWorks,
                SMPAssociation.select(initiator: f, responder: features, secureConnections: secureConnections) == .justWorks

@@ -38,10 +38,7 @@ public struct BondStore: Sendable {
     /// Stores a bond, replacing any earlier one with the same radio.
     public func save(_ bond: SMPBond) throws(BondStoreError) {
         try change { file in
-            file.bonds.removeAll { old in
-                (old.peer == bond.peer && old.peerRandom == bond.peerRandom)
-                    || (bond.peerIdentity != nil && old.peerIdentity == bond.peerIdentity && old.peerIdentityRandom == bond.peerIdentityRandom)
-            }
+            file.bonds.removeAll { old in old.peer == bond.peer || (bond.peerIdentity != nil && old.peerIdentity == bond.peerIdentity) }
             file.bonds.append(bond)
             return true
         }

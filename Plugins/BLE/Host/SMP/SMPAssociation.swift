@@ -9,7 +9,7 @@ public enum SMPAssociation: Equatable, Sendable {
     case outOfBand
 
     /// The model for these Pairing Request and Response features.
-    public static func select(initiator: SMPPairingFeatures, responder: SMPPairingFeatures, secureConnections: Bool) -> SMPAssociation {
+    public static func select(initiator: PairingFeatures, responder: PairingFeatures, secureConnections: Bool) -> SMPAssociation {
         // OOB: legacy needs both flags; LE Secure Connections either.
         if secureConnections ? (initiator.oobDataPresent || responder.oobDataPresent)
             : (initiator.oobDataPresent && responder.oobDataPresent)
@@ -21,7 +21,7 @@ public enum SMPAssociation: Equatable, Sendable {
     }
 
     /// Table 2.8: IO capabilities to the model, when MITM protection is requested.
-    static func fromIO(initiator: SMPIOCapability, responder: SMPIOCapability, secureConnections: Bool) -> SMPAssociation {
+    static func fromIO(initiator: PairingFeatures.IO, responder: PairingFeatures.IO, secureConnections: Bool) -> SMPAssociation {
         let legacyOrNumeric: (SMPAssociation) -> SMPAssociation = { secureConnections ? .numericComparison : $0 }
         switch (initiator, responder) {
         case (.noInputNoOutput, _), (_, .noInputNoOutput):

@@ -50,12 +50,11 @@ public struct SMPBond: Codable, Equatable, Sendable {
         setPeerIdentity(peerIdentity)
     }
 
-    /// Whether this bond belongs to a radio seen at `address` (the address connected to, or
-    /// the identity address it distributed).
+    /// Whether this bond belongs to a radio seen at `address`: the address connected to, or the
+    /// identity address it distributed. The type is not compared: users type addresses without
+    /// it (meshport ble forget), and two devices differing only in address type do not meet.
     public func matches(_ address: BDAddress) -> Bool {
-        let random = address.kind == .random
-        return (peer == address.description && peerRandom == random)
-            || (peerIdentity == address.description && (peerIdentityRandom ?? random) == random)
+        peer == address.description || peerIdentity == address.description
     }
 
     mutating func setPeerIdentity(_ address: BDAddress?) {

@@ -9,7 +9,7 @@ public struct SMPConfig: Sendable {
     /// confirm a number. KeyboardDisplay also works with DisplayOnly radios, but yields
     /// numeric comparison (refused) with DisplayYesNo and KeyboardDisplay radios under LE
     /// Secure Connections.
-    public var ioCapability: SMPIOCapability = .keyboardOnly
+    public var ioCapability: PairingFeatures.IO = .keyboardOnly
     /// Ask the radio to keep the keys (Bonding_Flags = Bonding) and exchange keys.
     public var bonding = true
     public var allowSecureConnections = true

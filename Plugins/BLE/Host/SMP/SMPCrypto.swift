@@ -54,7 +54,7 @@ public enum SMPCrypto {
 
     /// f6(W, N1, N2, R, IOcap, A1, A2): DHKey check values. `ioCap` is the three bytes
     /// IO capability, OOB flag, AuthReq, in that order (bytes 1–3 of a Pairing Request or
-    /// Response as sent: `SMPPairingFeatures.ioCap`).
+    /// Response as sent: `PairingFeatures.ioCap`).
     public static func f6(_ w: [UInt8], _ n1: [UInt8], _ n2: [UInt8], _ r: [UInt8], _ ioCap: [UInt8], _ a1: BDAddress, _ a2: BDAddress)
         throws(SMPCryptoError) -> [UInt8]
     {

@@ -8,7 +8,7 @@ public enum SMPError: Error, Equatable, Sendable, CustomStringConvertible {
     case peerConfirmMismatch(peer: BDAddress)
     /// With these IO capabilities pairing would be Just Works (no PIN, no protection against a
     /// man in the middle); we sent Pairing Failed 0x03.
-    case justWorksRefused(peer: BDAddress, peerIO: SMPIOCapability)
+    case justWorksRefused(peer: BDAddress, peerIO: PairingFeatures.IO)
     /// The radio would compare a number on both screens, which needs a person confirming here.
     case numericComparisonUnsupported(peer: BDAddress)
     /// The radio wants out-of-band data, which this host has none of.

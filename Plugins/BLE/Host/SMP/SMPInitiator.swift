@@ -62,12 +62,12 @@ public struct SMPInitiator: Sendable {
     private let random: RandomSource
     private let now: @Sendable () -> Date
     private var keyPair: SMPKeyPair?
-    private var request = SMPPairingFeatures(ioCapability: .keyboardOnly, authReq: [], initiatorKeys: [], responderKeys: [])
-    private var response = SMPPairingFeatures(ioCapability: .keyboardOnly, authReq: [], initiatorKeys: [], responderKeys: [])
+    private var request = PairingFeatures(ioCapability: .keyboardOnly, authReq: [], initiatorKeys: [], responderKeys: [])
+    private var response = PairingFeatures(ioCapability: .keyboardOnly, authReq: [], initiatorKeys: [], responderKeys: [])
     private var requestPDU: [UInt8] = [], responsePDU: [UInt8] = []
     private var secureConnections = false
     private var keySize: UInt8 = 16
-    private var initiatorKeys: SMPKeyDistribution = [], responderKeys: SMPKeyDistribution = []
+    private var initiatorKeys: PairingFeatures.KeyDistribution = [], responderKeys: PairingFeatures.KeyDistribution = []
     // Pairing values, least significant byte first.
     private var ownX: [UInt8] = [], peerX: [UInt8] = [], dhKey: [UInt8] = []
     private var ownNonce: [UInt8] = [], peerNonce: [UInt8] = [], peerConfirm: [UInt8] = []
@@ -99,7 +99,7 @@ public struct SMPInitiator: Sendable {
     /// The AuthReq of a Security Request, nil when `pdu` is not a well-formed one. The radio
     /// sends it (for example after refusing access) to ask the central to secure the link:
     /// encrypt with a stored bond, or `start()` pairing. `handle(pdu:)` ignores it.
-    public static func securityRequest(in pdu: [UInt8]) -> SMPAuthReq? {
+    public static func securityRequest(in pdu: [UInt8]) -> PairingFeatures.AuthReq? {
         guard pdu.first == SMPPDU.Code.securityRequest else { return nil }
         do {
             if case let .securityRequest(auth) = try SMPPDU(pdu) { return auth }
@@ -118,19 +118,19 @@ public struct SMPInitiator: Sendable {
             state = .failed
             return [.failed(problem)]
         }
-        var auth: SMPAuthReq = [.mitm]
+        var auth: PairingFeatures.AuthReq = [.mitm]
         if config.bonding { auth.insert(.bonding) }
         if config.allowSecureConnections { auth.insert(.secureConnections) }
-        var ours: SMPKeyDistribution = []
-        var theirs: SMPKeyDistribution = []
+        var ours: PairingFeatures.KeyDistribution = []
+        var theirs: PairingFeatures.KeyDistribution = []
         if config.bonding {
             // Legacy keys go both ways (see `sendOwnKeys`); LE Secure Connections ignores EncKey.
             if config.allowLegacy { ours.insert(.encKey) }
             if config.localIdentity != nil { ours.insert(.idKey) }
             theirs = [.encKey, .idKey]
         }
-        request = SMPPairingFeatures(ioCapability: config.ioCapability, authReq: auth, maxKeySize: config.maxKeySize,
-                                     initiatorKeys: ours, responderKeys: theirs)
+        request = PairingFeatures(ioCapability: config.ioCapability, authReq: auth, maxKeySize: config.maxKeySize,
+                                  initiatorKeys: ours, responderKeys: theirs)
         requestPDU = SMPPDU.pairingRequest(request).bytes
         state = .awaitingPairingResponse
         return [.send(requestPDU)]
@@ -161,7 +161,7 @@ public struct SMPInitiator: Sendable {
             if state == .idle { return [.send(SMPPDU.pairingFailed(.unspecifiedReason).bytes)] }
         }
         do throws(Abort) {
-            return try step(pdu)
+            return try step(pdu, bytes)
         } catch {
             return fail(error)
         }
@@ -192,10 +192,11 @@ public struct SMPInitiator: Sendable {
 
     // MARK: Steps
 
-    private mutating func step(_ pdu: SMPPDU) throws(Abort) -> [SMPAction] {
+    /// `bytes` is the PDU as received (c1 hashes the Pairing Response exactly so).
+    private mutating func step(_ pdu: SMPPDU, _ bytes: [UInt8]) throws(Abort) -> [SMPAction] {
         switch (state, pdu) {
         case let (.awaitingPairingResponse, .pairingResponse(features)):
-            return try responseReceived(features, pdu.bytes)
+            return try responseReceived(features, bytes)
         case let (.awaitingPublicKey, .pairingPublicKey(x, y)):
             return try publicKeyReceived(x: x, y: y)
         case let (.awaitingConfirm(round), .pairingConfirm(value)):
@@ -219,7 +220,7 @@ public struct SMPInitiator: Sendable {
         }
     }
 
-    private mutating func responseReceived(_ features: SMPPairingFeatures, _ bytes: [UInt8]) throws(Abort) -> [SMPAction] {
+    private mutating func responseReceived(_ features: PairingFeatures, _ bytes: [UInt8]) throws(Abort) -> [SMPAction] {
         response = features
         responsePDU = bytes
         guard features.maxKeySize >= 7 else {

@@ -1,8 +1,8 @@
 /// SMP commands on L2CAP channel 6 (Core Vol 3 Part H 3.3–3.6), typed. Keys, nonces, confirm
 /// and check values and public key coordinates are kept as sent: least significant byte first.
 public enum SMPPDU: Equatable, Sendable {
-    case pairingRequest(SMPPairingFeatures)
-    case pairingResponse(SMPPairingFeatures)
+    case pairingRequest(PairingFeatures)
+    case pairingResponse(PairingFeatures)
     /// 16 bytes.
     case pairingConfirm([UInt8])
     /// 16 bytes.
@@ -17,7 +17,7 @@ public enum SMPPDU: Equatable, Sendable {
     case identityAddressInformation(BDAddress)
     /// The CSRK (16 bytes).
     case signingInformation(csrk: [UInt8])
-    case securityRequest(SMPAuthReq)
+    case securityRequest(PairingFeatures.AuthReq)
     /// X and Y, 32 bytes each.
     case pairingPublicKey(x: [UInt8], y: [UInt8])
     /// 16 bytes.
@@ -125,8 +125,8 @@ public enum SMPPDU: Equatable, Sendable {
             throw SMPPDUError(code: code, problem: .wrongLength(expected: length + 1, actual: bytes.count))
         }
         switch code {
-        case Code.pairingRequest: self = .pairingRequest(try SMPPairingFeatures(body, code: code))
-        case Code.pairingResponse: self = .pairingResponse(try SMPPairingFeatures(body, code: code))
+        case Code.pairingRequest: self = .pairingRequest(try PairingFeatures(body, code: code))
+        case Code.pairingResponse: self = .pairingResponse(try PairingFeatures(body, code: code))
         case Code.pairingConfirm: self = .pairingConfirm(body)
         case Code.pairingRandom: self = .pairingRandom(body)
         case Code.pairingFailed: self = .pairingFailed(SMPFailure(rawValue: body[0]))
@@ -141,7 +141,7 @@ public enum SMPPDU: Equatable, Sendable {
             }
             self = .identityAddressInformation(BDAddress(littleEndian: body[1...], kind: kind))
         case Code.signingInformation: self = .signingInformation(csrk: body)
-        case Code.securityRequest: self = .securityRequest(SMPAuthReq(rawValue: body[0]))
+        case Code.securityRequest: self = .securityRequest(PairingFeatures.AuthReq(rawValue: body[0]))
         case Code.pairingPublicKey: self = .pairingPublicKey(x: Array(body[0..<32]), y: Array(body[32...]))
         case Code.dhKeyCheck: self = .dhKeyCheck(body)
         default:
