@@ -51,6 +51,34 @@ import Testing
         withExtendedLifetime((world, ble)) {}
     }
 
+    /// No PIN anywhere but a terminal: asked there once, then bonded. `script` gives the
+    /// command a controlling terminal, as a person's shell does.
+    @Test func asksForThePINOnTheTerminal() async throws {
+        let world = try CLIWorld(.tcp)
+        let simPort = try #require(world.sim.address.split(separator: ":").last.map(String.init))
+        let ble = try BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = "'\(try meshportBinary().path)' info --radio 'ble://F0:00:00:00:00:01?hci=\(ble.hci)'"
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        process.environment = ProcessInfo.processInfo.environment.merging(world.environment) { $1 }
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        let reader = PipeReader(output.fileHandleForReading)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        for _ in 0..<1000 where !reader.current.contains("PIN for F0:00:00:00:00:01") { try await Task.sleep(for: .milliseconds(20)) }
+        let prompted = reader.current.contains("PIN for F0:00:00:00:00:01")
+        #expect(prompted, "\(reader.current)")
+        try input.fileHandleForWriting.write(contentsOf: Data("123456\n".utf8))
+        for _ in 0..<1000 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(process.terminationStatus == 0 && reader.current.contains("MeshSim"), "\(reader.current)")
+        let bonds = try await runMeshport(["ble", "bonds"], environment: world.environment)
+        #expect(bonds.out.contains("F0:00:00:00:00:01"))
+        withExtendedLifetime((world, ble)) {}
+    }
+
     @Test func badArgumentsAreUsageErrors() async throws {
         let world = try CLIWorld(.tcp)
         let short = try await runMeshport(["ble", "pin", "F0:00:00:00:00:01", "12"], environment: world.environment)

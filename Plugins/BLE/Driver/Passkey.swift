@@ -33,7 +33,7 @@ private func promptForPasskey(_ peer: BDAddress) throws -> UInt32? {
     guard tty >= 0 else { return nil }
     defer { close(tty) }
     for _ in 0..<3 {
-        let prompt = "PIN for \(peer) (shown on the radio or set in its app; default 123456): "
+        let prompt = "\nPIN for \(peer) (shown on the radio or set in its app; default 123456): "
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
