@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PY := .venv/bin/python
 SECONDS ?= 60
-APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv
+APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat
 
 .PHONY: all deps venv build run test test-swift test-interop test-sim-interop fuzz bench clean
 

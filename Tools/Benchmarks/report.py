@@ -174,7 +174,37 @@ def session(ours, _peer):
     return out
 
 
-GROUPS = {"codec": codec, "store": store, "transport": transport, "sim": sim, "session": session}
+def ble(ours, peer):
+    """Meshport's LE host (MeshportBLEBench) and Bumble's (bumble_host_bench.py) on the same
+    emulated world bridged to meshport sim. Times: lower is better; ratio = Bumble / Meshport
+    (goal > 1: Meshport faster)."""
+    import importlib.metadata
+    try:
+        version = importlib.metadata.version("bumble")
+    except importlib.metadata.PackageNotFoundError:
+        version = "?"
+    who = f"Bumble {version} host, same world and sim, run right after"
+    out = {}
+
+    def entry(name, value, peer_value, unit):
+        ratio = peer_value / value
+        out[f"ble.{name}"] = {"value": round(value, 3), "unit": unit, "peer": who, "peer_value": round(peer_value, 3),
+                              "ratio": round(ratio, 2), "goal": "> 1x (Meshport faster)", "goal_met": ratio > 1}
+
+    connects = len(ours["connect_pair_first_frame_s"]["all"])
+    entry("connect_pair_first_frame_median", ours["connect_pair_first_frame_s"]["median"] * 1000,
+          peer["connect_pair_first_frame_s"]["median"] * 1000,
+          f"ms (connect + SC passkey pairing + discovery + APP_START answered, median of {connects}; lower is better)")
+    trips = ours["round_trip_s"]["count"]
+    for stat in ("median", "mean"):
+        entry(f"round_trip_{stat}", ours["round_trip_s"][stat] * 1e6, peer["round_trip_s"][stat] * 1e6,
+              f"us (GET_DEVICE_TIME -> CURRENT_TIME over NUS, {stat} of {trips}; lower is better)")
+    entry("round_trip_cpu", ours["round_trip_cpu_s"] * 1e6, peer["round_trip_cpu_s"] * 1e6,
+          "us CPU per round trip (client process; lower is better)")
+    return out
+
+
+GROUPS = {"codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble}
 
 
 def main():

@@ -52,3 +52,12 @@ bin_dir="$(swift build -c release --show-bin-path)"
 echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 20 seconds)..."
 Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-5}" "$work/session.json"
 .venv/bin/python Tools/Benchmarks/report.py session "$work/session.json" "$work/session.json" bench-results.json
+
+# BLE: Meshport's LE host against Bumble's own host, each on a fresh emulated world bridged to
+# `meshport sim` (Tools/Benchmarks/BLE/run.sh): connect + pair + first frame, and round trips.
+for product in meshport MeshportBLEBench; do
+    swift build -c release --product "$product" >"$work/build-ble.log" 2>&1 || { cat "$work/build-ble.log"; exit 1; }
+done
+echo "ble: Meshport's LE host vs Bumble's on the same emulated world (release build, about 10 seconds)..."
+Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNECTS:-5}" "${BLE_ROUND_TRIPS:-300}"
+.venv/bin/python Tools/Benchmarks/report.py ble "$work/ble.json" "$work/ble-peer.json" bench-results.json

@@ -11,10 +11,12 @@ for Meshport's host on the same world:
       Meshport's link writes), ROUND_TRIPS times.
 
 Usage: bumble_host_bench.py HCI ADDRESS [CONNECTS] [ROUND_TRIPS]
-  HCI: tcp:HOST:PORT (the world's H4 port, as in Meshport's hci=) or a Bumble transport name.
-Prints one JSON object: client, bumble_version, connect_pair_first_frame_s {median, mean,
-min, max, all}, round_trip_s {median, mean, min, max, count}, round_trip_cpu_s (CPU seconds
-of this process per round trip).
+  HCI: tcp:HOST:PORT (the world's H4 port, as in Meshport's hci=) or a Bumble transport name
+  (tcp-client:HOST:PORT).
+Prints one JSON object with MeshportBLEBench's keys (Tools/Benchmarks/report.py, group ble):
+client, bumble_version, connect_pair_first_frame_s {median, mean, min, p90, max, all},
+round_trip_s {median, mean, min, p90, max, count}, round_trip_cpu_s (CPU seconds of this
+process per round trip).
 
 Flow difference to Meshport's host, on purpose small: Bumble pairs right after connecting;
 Meshport pairs when the radio refuses its first write (Insufficient Authentication), which
@@ -41,8 +43,9 @@ def cpu() -> float:
 
 
 def figures(values: list[float]) -> dict:
+    ordered = sorted(values)
     return {'median': statistics.median(values), 'mean': statistics.fmean(values),
-            'min': min(values), 'max': max(values)}
+            'min': ordered[0], 'p90': ordered[len(ordered) * 9 // 10], 'max': ordered[-1]}
 
 
 def transport_name(spec: str) -> str:
