@@ -1111,7 +1111,7 @@ def main():
                     help='keep LE extended advertising feature on the controllers')
     ap.add_argument('--adv-interval', type=int, default=100, metavar='MS',
                     help="radios' advertising interval; a connection waits for the next "
-                         'advertisement (benchmarks use 20 to shrink that wait)')
+                         'advertisement')
     ap.add_argument('--mtu', type=int, default=247, help='peripheral max ATT MTU')
     ap.add_argument('--name-in-adv', action='store_true',
                     help='put the name in ADV_IND (flags+name) instead of SCAN_RSP')

@@ -19,10 +19,8 @@ sim_port="$(sed -n 's/.*listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work
 [ -n "$sim_port" ] || { echo "meshport sim did not start"; cat "$work/sim.err"; exit 1; }
 
 # A fresh world per client: each starts with no bonds, so both pair on every connect.
-# Connecting waits for the radio's next advertisement: every 20 ms here, so that wait (the
-# emulator's, not the host's) stays small beside the pairing both hosts do.
 world() {
-    .venv/bin/python Tools/BLE/world.py --port 0 --adv-interval 20 --bridge "127.0.0.1:$sim_port" >"$work/world.out" 2>"$work/world.err" &
+    .venv/bin/python Tools/BLE/world.py --port 0 --bridge "127.0.0.1:$sim_port" >"$work/world.out" 2>"$work/world.err" &
     world_pid=$!
     pids+=($world_pid)
     for _ in $(seq 100); do grep -q "WORLD READY" "$work/world.out" 2>/dev/null && break; sleep 0.1; done
