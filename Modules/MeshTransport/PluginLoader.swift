@@ -28,7 +28,8 @@ public struct PluginLoader: Sendable {
     /// The directories searched, in order.
     public static func searchPath(environment: [String: String]) -> [(directory: String, builtIn: Bool)] {
         var dirs: [(String, Bool)] = []
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        // The running executable's own folder: argv[0] is only "meshport" when found on the PATH.
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
         dirs.append((exe, true))
         dirs.append((URL(fileURLWithPath: exe).appendingPathComponent("../lib/meshport/plugins").standardized.path, false))
         for dir in (environment["MESHPORT_PLUGIN_PATH"] ?? "").split(separator: ":") where !dir.isEmpty {

@@ -25,6 +25,24 @@ import Testing
         #expect(table.out.contains("loopback") && table.out.contains("refused") && table.out.contains("majors differ"))
     }
 
+    /// A person runs `meshport` found on the PATH, from any folder: the built-in drivers beside
+    /// the executable still load (argv[0] is then only "meshport").
+    @Test func builtInDriversLoadWhenRunFromThePATH() async throws {
+        let binary = try meshportBinary()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd / && exec meshport plugins --json"]
+        process.environment = ["PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let out = Pipe()
+        process.standardOutput = out
+        let reader = PipeReader(out.fileHandleForReading)
+        try process.run()
+        process.waitUntilExit()
+        let doc = try JSONSerialization.jsonObject(with: Data(try reader.text().utf8)) as? [String: Any]
+        let loaded = (doc?["loaded"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(Set(loaded).isSuperset(of: ["tcp", "serial", "ble"]), "\(String(describing: doc))")
+    }
+
     /// Serial discovery over a copied /dev and /sys tree: a by-id link and a bare ttyACM,
     /// each with the USB ids, maker and product read from sysfs.
     @Test func scanFindsSerialRadios() async throws {
