@@ -59,5 +59,5 @@ for product in meshport MeshportBLEBench; do
     swift build -c release --product "$product" >"$work/build-ble.log" 2>&1 || { cat "$work/build-ble.log"; exit 1; }
 done
 echo "ble: Meshport's LE host vs Bumble's on the same emulated world (release build, about 10 seconds)..."
-Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNECTS:-5}" "${BLE_ROUND_TRIPS:-300}"
+Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNECTS:-15}" "${BLE_ROUND_TRIPS:-300}"
 .venv/bin/python Tools/Benchmarks/report.py ble "$work/ble.json" "$work/ble-peer.json" bench-results.json
