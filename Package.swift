@@ -110,6 +110,17 @@ var targets: [Target] = [
     .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE", "MeshportTestSupport"], path: "Tests/MeshBLETests", swiftSettings: strict),
     // Meshport's LE host against Bumble's on one emulated world (Tools/Benchmarks/BLE/run.sh).
     .executableTarget(name: "MeshportBLEBench", dependencies: ["MeshBLE"], path: "Tools/Benchmarks/BLEBench", swiftSettings: strict),
+    // USB: libusb-1.0 through a system library; chips and links in MeshUSB (one file per chip
+    // family, tested through recorded control transfers), the plugin is only its entry point.
+    .systemLibrary(name: "CLibUSB", path: "Plugins/USB/CLibUSB", providers: [.apt(["libusb-1.0-0-dev"])]),
+    .target(name: "MeshUSB", dependencies: ["CLibUSB", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
+    .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
+    .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
+    // The conformance suite over usb:// inside a QEMU guest (Tools/USB): the driver is linked in,
+    // since a static executable cannot dlopen a Swift plugin.
+    .executableTarget(
+        name: "MeshportUSBGuest", dependencies: ["MeshUSB", "MeshDriverKit", "MeshConformance", "MeshTransport"],
+        path: "Tools/USB/Guest", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
     .executableTarget(
         name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],
@@ -136,6 +147,7 @@ let package = Package(
         .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
         .library(name: "MeshportDriverSerial", type: .dynamic, targets: ["MeshportDriverSerial"]),
         .library(name: "MeshportDriverBLE", type: .dynamic, targets: ["MeshportDriverBLE"]),
+        .library(name: "MeshportDriverUSB", type: .dynamic, targets: ["MeshportDriverUSB"]),
         // The example driver in C, and fixtures the loader must refuse; not built-in (other prefix).
         .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
         .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),

@@ -72,6 +72,11 @@ summed "sim interop" sim-interop Tools/Interop/run-sim-interop.sh
 stage "BLE world self-check"
 summed "BLE world" ble-world .venv/bin/python Tools/BLE/check_world.py "$(swift build --show-bin-path)/meshport"
 
+# 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232 and over a
+# CDC-ACM gadget, each with an unplug (Tools/USB/test-usb.sh, Docs/usb.md).
+stage "USB in a QEMU guest"
+summed "USB" usb Tools/USB/test-usb.sh
+
 # 5. Fuzz the framer and decoders.
 stage "fuzz (${fuzz_seconds} s)"
 if Tools/Fuzz/run.sh "$fuzz_seconds"; then count 1 0; else count 0 1; fi
