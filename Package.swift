@@ -31,9 +31,12 @@ var targets: [Target] = [
     .target(
         name: "MeshportDriverTCP", dependencies: ["MeshDriverKit"],
         path: "Plugins/TCP", swiftSettings: strict),
+    // The serial driver lives in a module (MeshSerial) so the USB guest benchmark can link it;
+    // the plugin is only its entry point.
+    .target(name: "MeshSerial", dependencies: ["MeshDriverKit"], path: "Plugins/Serial/Port", swiftSettings: strict),
     .target(
-        name: "MeshportDriverSerial", dependencies: ["MeshDriverKit"],
-        path: "Plugins/Serial", swiftSettings: strict),
+        name: "MeshportDriverSerial", dependencies: ["MeshSerial", "MeshDriverKit"],
+        path: "Plugins/Serial/Driver", swiftSettings: strict),
     .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
     .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
     .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
@@ -119,7 +122,7 @@ var targets: [Target] = [
     // The conformance suite over usb:// inside a QEMU guest (Tools/USB): the driver is linked in,
     // since a static executable cannot dlopen a Swift plugin.
     .executableTarget(
-        name: "MeshportUSBGuest", dependencies: ["MeshUSB", "MeshDriverKit", "MeshConformance", "MeshTransport"],
+        name: "MeshportUSBGuest", dependencies: ["MeshUSB", "MeshSerial", "MeshDriverKit", "MeshConformance", "MeshTransport"],
         path: "Tools/USB/Guest", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
     .executableTarget(

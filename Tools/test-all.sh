@@ -34,7 +34,8 @@ fi
 stage "swift test"
 swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
 total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
-bad=$(grep -Ec '^✘ Test .*(failed|errored)' "$log_dir/swift-test.log")
+# One line per failed test ("✘ Test NAME failed after"); not its issues, nor the run's summary.
+bad=$(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -vc '^✘ Test run with')
 if [ -z "$total" ]; then
     echo "swift test: no summary line (crash or build failure)"
     tail -30 "$log_dir/swift-test.log"

@@ -13,7 +13,7 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let loaded = try #require(doc["loaded"] as? [[String: Any]])
-        #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "ble", "loopback"])
+        #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "ble", "usb", "loopback"])
         let loopback = try #require(loaded.first { $0["name"] as? String == "loopback" })
         #expect(loopback["linkKind"] as? String == "packet" && loopback["schemes"] as? [String] == ["loopback"])
         #expect(loopback["abi"] as? String == "1.0" && loopback["path"] as? String == "\(dir)/libloopback.so")

@@ -81,7 +81,7 @@ public enum USBDriver: MeshDriver {
         switch error.kind {
         case .invalidURL: kind = MESHPORT_ERR_INVALID_URL
         case .notFound, .unsupported: kind = MESHPORT_ERR_NOT_FOUND
-        case .ambiguous: kind = MESHPORT_ERR_REFUSED
+        case .ambiguous: kind = MESHPORT_ERR_INVALID_URL
         case .permissionDenied: kind = MESHPORT_ERR_PERMISSION_DENIED
         case .busy: kind = MESHPORT_ERR_BUSY
         case .unplugged: kind = MESHPORT_ERR_LINK_LOST

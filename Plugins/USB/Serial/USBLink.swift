@@ -1,8 +1,8 @@
 import MeshDriverABI
 import MeshDriverKit
 
-/// One open USB serial radio: a claimed device, its chip set up, bulk IN transfers queued on
-/// the link's own event thread, bulk OUT writes from the sender's thread. `close` stops
+/// One open USB serial radio: a claimed device, its chip set up, bulk IN and OUT transfers
+/// completed on the link's own event thread. `close` lets queued writes go out, stops
 /// reading, lets the chip tidy up, hands the interfaces back to the kernel and ends the
 /// thread, so no callback runs after it returns.
 final class USBLink: MeshLink, @unchecked Sendable {
@@ -53,7 +53,9 @@ final class USBLink: MeshLink, @unchecked Sendable {
     }
 
     func close() {
-        let idle = reader.stop()
+        // Both, whatever the first answers: each cancels its own transfers.
+        let written = writer.stop()
+        let idle = reader.stop() && written
         chip.close(handle, plan: plan)
         loop.stop()
         guard idle else {

@@ -1,45 +1,53 @@
-// Runs the conformance suite over usb:// inside the QEMU guest (Tools/USB/run-in-vm.sh) and
-// prints the report as one JSON line on stdout; the table goes to stderr.
+// Runs inside the QEMU guest (Tools/USB/run-in-vm.sh), against `meshport sim` on the host:
 //
-//   MeshportUSBGuest URL [--missing URL] [--contacts N]
+//   MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N]
+//       the conformance suite; the report as one JSON line on stdout, the table on stderr
+//   MeshportUSBGuest bench URL [--round-trips N] [--frames N]
+//       round trips and windowed throughput on usb:// or serial:// (the kernel's tty driver
+//       for the same device), one JSON line
 //
 // The driver is linked in and reached through its C descriptor, exactly as a loaded plugin
 // is: a program built with --static-swift-stdlib cannot dlopen a Swift plugin (the plugin
-// would bring a second runtime). The far side is `meshport sim` on the host; when it drops
-// the link (the link-loss check), the device leaves the guest's bus until it reconnects.
+// would bring a second runtime). One driver per process, as in a plugin library.
 import Foundation
-import MeshConformance
 import MeshDriverKit
-import MeshSim
+import MeshSerial
 import MeshTransport
 import MeshUSB
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String) -> String? {
+let benchmark = CommandLine.arguments.dropFirst().first == "bench"
+let arguments = Array(CommandLine.arguments.dropFirst(benchmark ? 2 : 1))
+
+@MainActor func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
     return arguments[i + 1]
 }
-guard let url = arguments.first, url.hasPrefix("usb://") else {
-    FileHandle.standardError.write(Data("usage: MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N]\n".utf8))
-    exit(2)
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("MeshportUSBGuest: \(message)\n".utf8))
+    exit(status)
 }
 
+guard let url = arguments.first, url.hasPrefix("usb://") || (benchmark && url.hasPrefix("serial://")) else {
+    fail("usage: MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N] | bench usb://...|serial://... [--round-trips N] [--frames N]", status: 2)
+}
+let descriptor = url.hasPrefix("usb://") ? DriverExport.descriptor(for: USBDriver.self) : DriverExport.descriptor(for: SerialDriver.self)
 let driver: LoadedDriver
-switch PluginLoader.linked(DriverExport.descriptor(for: USBDriver.self), path: "MeshUSB (linked)") {
+switch PluginLoader.linked(descriptor, path: "\(url.prefix { $0 != ":" }) driver (linked)") {
 case let .success(d): driver = d
-case let .failure(refused):
-    FileHandle.standardError.write(Data("driver refused: \(refused.reason)\n".utf8))
-    exit(1)
+case let .failure(refused): fail("driver refused: \(refused.reason)", status: 1)
 }
 
-let missing = option("--missing") ?? "usb://dead:beef"
-var suite = ConformanceSuite(driverName: driver.name, url: url, linkKind: driver.linkKind, maxFrameSize: driver.maxFrameSize,
-                             makeTransport: { [driver, url] in PluginTransport(url: try TransportURL(url), driver: driver) },
-                             missingDevice: { [driver, missing] in PluginTransport(url: try TransportURL(missing), driver: driver) })
-// The far side is `meshport sim` with its default mesh unless told otherwise.
-suite.expectedContacts = option("--contacts").flatMap(Int.init) ?? DefaultMesh.nodeCount
-
-let report = await suite.run()
-FileHandle.standardError.write(Data((report.table() + "\n").utf8))
-print(try report.json())
-exit(report.ok ? 0 : 1)
+do {
+    if benchmark {
+        print(try await bench(url: url, driver: driver, roundTrips: option("--round-trips").flatMap(Int.init), frames: option("--frames").flatMap(Int.init)))
+    } else {
+        let report = await conformance(url: url, driver: driver, missing: option("--missing") ?? "usb://dead:beef",
+                                       contacts: option("--contacts").flatMap(Int.init))
+        FileHandle.standardError.write(Data((report.table() + "\n").utf8))
+        print(try report.json())
+        exit(report.ok ? 0 : 1)
+    }
+} catch {
+    fail("\(error)", status: 1)
+}

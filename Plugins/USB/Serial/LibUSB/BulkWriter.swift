@@ -1,15 +1,25 @@
 import CLibUSB
 import Foundation
 
-/// Bulk OUT writes, one at a time (the driver ABI serialises sends). Each write is one
-/// asynchronous transfer completed on the event thread; a transfer that fills its last packet
-/// gets a zero-length packet after it when the chip's class needs one to see the end.
+/// Bulk OUT writes. A write copies the bytes into a transfer and queues it: like a write to a
+/// tty or socket, it returns once the data is with the system, not when the device took it.
+/// usbfs keeps queued transfers in order. Up to `maxQueuedBytes` may wait; a writer beyond
+/// that waits for room (5 s at most). A transfer that fails (timeout, stall) fails the next
+/// write; an unplug fails it at once. A transfer that fills its last packet gets a
+/// zero-length packet after it when the chip's class needs one to see the end.
 final class BulkWriter: @unchecked Sendable {
     private let handle: USBDeviceHandle
     private let endpoint: USBEndpoint
     private let zeroLengthPackets: Bool
     private let describe: String
+    private let condition = NSCondition()
+    private var inFlight: [UnsafeMutablePointer<libusb_transfer>] = []
+    private var queuedBytes = 0
+    private var failure: USBError?
+    private var stopping = false
+
     static let timeoutMs: UInt32 = 5000
+    static let maxQueuedBytes = 16 * 1024
 
     init(handle: USBDeviceHandle, endpoint: USBEndpoint, zeroLengthPackets: Bool, describe: String) {
         self.handle = handle
@@ -21,48 +31,88 @@ final class BulkWriter: @unchecked Sendable {
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(USBError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         guard let t = libusb_alloc_transfer(0) else { throw USBError(.other, "cannot allocate a USB transfer") }
-        defer { libusb_free_transfer(t) }
-        let done = Completion()
-        let box = Unmanaged.passRetained(done)
-        defer { box.release() }
-        // libusb only reads an OUT buffer; it stays valid because this call waits for the end.
-        libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, UnsafeMutablePointer(mutating: base), Int32(bytes.count),
-                                  bulkOutCompleted, box.toOpaque(), Self.timeoutMs)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+        buffer.initialize(from: base, count: bytes.count)
+        libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, Int32(bytes.count), bulkOutCompleted,
+                                  Unmanaged.passUnretained(self).toOpaque(), Self.timeoutMs)
         if zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0 {
             t.pointee.flags = UInt8(LIBUSB_TRANSFER_ADD_ZERO_PACKET.rawValue)
         }
-        let rc = libusb_submit_transfer(t)
-        guard rc == 0 else { throw usbFailure(rc, "writing to \(describe)") }
-        // libusb ends the transfer at its own timeout; the extra margin only guards a stuck event thread.
-        if done.signal.wait(timeout: .now() + .milliseconds(Int(Self.timeoutMs) + 2000)) == .timedOut {
-            _ = libusb_cancel_transfer(t)
-            done.signal.wait()
+        let deadline = Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
+        // Submitted under the lock, so `stop` finds every transfer that libusb holds.
+        let refused = condition.withLock { () -> USBError? in
+            while failure == nil && !stopping && queuedBytes > 0 && queuedBytes + bytes.count > Self.maxQueuedBytes {
+                if !condition.wait(until: deadline) {
+                    return USBError(.timeout, "\(describe) took no data for \(Self.timeoutMs) ms (\(queuedBytes) bytes waiting)",
+                                    fix: "is the radio running? a radio stuck in its bootloader takes no data")
+                }
+            }
+            if let failure { return failure }
+            if stopping { return USBError(.other, "\(describe) is closing") }
+            let rc = libusb_submit_transfer(t)
+            guard rc == 0 else { return usbFailure(rc, "writing to \(describe)") }
+            inFlight.append(t)
+            queuedBytes += bytes.count
+            return nil
         }
-        switch t.pointee.status {
-        case LIBUSB_TRANSFER_COMPLETED where Int(t.pointee.actual_length) == bytes.count:
-            return
-        case LIBUSB_TRANSFER_COMPLETED:
-            throw USBError(.other, "\(describe) took \(t.pointee.actual_length) of \(bytes.count) bytes")
-        case LIBUSB_TRANSFER_TIMED_OUT, LIBUSB_TRANSFER_CANCELLED:
-            throw USBError(.timeout, "write to \(describe) not taken within \(Self.timeoutMs) ms (\(t.pointee.actual_length) of \(bytes.count) bytes sent)",
-                           fix: "is the radio running? a radio stuck in its bootloader takes no data")
-        case LIBUSB_TRANSFER_NO_DEVICE:
-            throw USBError(.unplugged, "\(describe) was unplugged during a write")
-        case LIBUSB_TRANSFER_STALL:
-            // Clear the halt so the next write can go through.
-            _ = libusb_clear_halt(handle.raw, endpoint.address)
-            throw USBError(.stalled, "\(describe) stalled a write")
-        default:
-            throw USBError(.other, "write to \(describe) failed (transfer error)")
+        if let refused {
+            Self.free(t)
+            throw refused
         }
     }
-}
 
-private final class Completion: @unchecked Sendable {
-    let signal = DispatchSemaphore(value: 0)
+    /// Lets queued data go out (up to `drainSeconds`), cancels the rest and waits for libusb to
+    /// give every transfer back. False when some did not come back within 2 s more.
+    @discardableResult
+    func stop(drainSeconds: Double = 1) -> Bool {
+        let drained = Date(timeIntervalSinceNow: drainSeconds)
+        let pending = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
+            while !inFlight.isEmpty && failure == nil { if !condition.wait(until: drained) { break } }
+            stopping = true
+            return inFlight
+        }
+        for t in pending { _ = libusb_cancel_transfer(t) }
+        let deadline = Date(timeIntervalSinceNow: 2)
+        return condition.withLock {
+            while !inFlight.isEmpty { if !condition.wait(until: deadline) { break } }
+            return inFlight.isEmpty
+        }
+    }
+
+    fileprivate func completed(_ t: UnsafeMutablePointer<libusb_transfer>) {
+        let status = t.pointee.status
+        let error: USBError?
+        switch status {
+        case LIBUSB_TRANSFER_COMPLETED where t.pointee.actual_length == t.pointee.length, LIBUSB_TRANSFER_CANCELLED:
+            error = nil
+        case LIBUSB_TRANSFER_COMPLETED:
+            error = USBError(.other, "\(describe) took \(t.pointee.actual_length) of \(t.pointee.length) bytes")
+        case LIBUSB_TRANSFER_TIMED_OUT:
+            error = USBError(.timeout, "a write to \(describe) was not taken within \(Self.timeoutMs) ms",
+                             fix: "is the radio running? a radio stuck in its bootloader takes no data")
+        case LIBUSB_TRANSFER_NO_DEVICE:
+            error = USBError(.unplugged, "\(describe) was unplugged", fix: "plug the radio in again; meshport scan lists what is connected")
+        case LIBUSB_TRANSFER_STALL:
+            error = USBError(.stalled, "\(describe) stalled a write")
+        default:
+            error = USBError(.other, "a write to \(describe) failed (transfer error)")
+        }
+        condition.withLock {
+            inFlight.removeAll { $0 == t }
+            queuedBytes -= Int(t.pointee.length)
+            if let error, failure == nil, !stopping { failure = error }
+            condition.broadcast()
+        }
+        Self.free(t)
+    }
+
+    private static func free(_ t: UnsafeMutablePointer<libusb_transfer>) {
+        t.pointee.buffer.deallocate()
+        libusb_free_transfer(t)
+    }
 }
 
 private func bulkOutCompleted(_ t: UnsafeMutablePointer<libusb_transfer>?) {
     guard let t, let context = t.pointee.user_data else { return }
-    Unmanaged<Completion>.fromOpaque(context).takeUnretainedValue().signal.signal()
+    Unmanaged<BulkWriter>.fromOpaque(context).takeUnretainedValue().completed(t)
 }
