@@ -12,3 +12,15 @@ func conformance(url: String, driver: LoadedDriver, missing: String, contacts: I
     suite.expectedContacts = contacts ?? DefaultMesh.nodeCount
     return await suite.run()
 }
+
+extension ConformanceReport {
+    /// Adds a check run outside the suite, counted like the suite's own.
+    mutating func add(_ check: ConformanceCheck, at index: Int? = nil) {
+        checks.insert(check, at: index ?? checks.count)
+        switch check.result {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .skipped: skipped += 1
+        }
+    }
+}

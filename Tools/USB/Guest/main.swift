@@ -1,7 +1,8 @@
 // Runs inside the QEMU guest (Tools/USB/run-in-vm.sh), against `meshport sim` on the host:
 //
 //   MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N]
-//       the conformance suite; the report as one JSON line on stdout, the table on stderr
+//       discovery, the conformance suite on the URL discovery gave, then an open without
+//       access to the device node; the report as one JSON line on stdout, the table on stderr
 //   MeshportUSBGuest bench URL [--round-trips N] [--frames N]
 //       round trips and windowed throughput on usb:// or serial:// (the kernel's tty driver
 //       for the same device), one JSON line
@@ -42,8 +43,13 @@ do {
     if benchmark {
         print(try await bench(url: url, driver: driver, roundTrips: option("--round-trips").flatMap(Int.init), frames: option("--frames").flatMap(Int.init)))
     } else {
-        let report = await conformance(url: url, driver: driver, missing: option("--missing") ?? "usb://dead:beef",
+        // The URL discovery gives (naming the device by serial number) is the one the suite uses.
+        let id = String(url.dropFirst("usb://".count).prefix(9))
+        let (found, discovery) = DeviceChecks.discover(id, driver: driver)
+        var report = await conformance(url: found ?? url, driver: driver, missing: option("--missing") ?? "usb://dead:beef",
                                        contacts: option("--contacts").flatMap(Int.init))
+        report.add(discovery, at: 0)
+        report.add(await DeviceChecks.withoutAccess(found ?? url, driver: driver))
         FileHandle.standardError.write(Data((report.table() + "\n").utf8))
         print(try report.json())
         exit(report.ok ? 0 : 1)

@@ -1,5 +1,6 @@
 import CLibUSB
 import Foundation
+import Synchronization
 
 /// Keeps a few bulk IN transfers queued on the data endpoint. Each completion hands the chip's
 /// payload to `onData` and is resubmitted; an unplug or error ends reading and is reported once
@@ -13,7 +14,8 @@ final class BulkReader: @unchecked Sendable {
     private var transfers: [UnsafeMutablePointer<libusb_transfer>] = []
     private let condition = NSCondition()
     private var active = 0
-    private var stopping = false
+    /// Read on every completion without the lock; written under it.
+    private let stopping = Atomic(false)
     private var ended = false
     /// Only touched by callbacks, which libusb runs one at a time.
     private var scratch: [UInt8] = []
@@ -48,12 +50,14 @@ final class BulkReader: @unchecked Sendable {
     /// Submits every transfer; the reader must be stopped (and idle) before it is freed.
     func start() throws(USBError) {
         for t in transfers {
+            // Counted first: the event thread may complete it before submit returns.
+            condition.withLock { active += 1 }
             let rc = libusb_submit_transfer(t)
             guard rc == 0 else {
+                back()
                 stop()
                 throw usbFailure(rc, "starting to read \(describe)")
             }
-            condition.withLock { active += 1 }
         }
     }
 
@@ -62,7 +66,7 @@ final class BulkReader: @unchecked Sendable {
     @discardableResult
     func stop(seconds: Double = 2) -> Bool {
         let pending = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
-            stopping = true
+            stopping.store(true, ordering: .releasing)
             // Deferred transfers are not with libusb: they are already back.
             active -= deferred.count
             let waiting = Set(deferred.map { UnsafeMutableRawPointer($0.transfer) })
@@ -105,44 +109,63 @@ final class BulkReader: @unchecked Sendable {
     }
 
     fileprivate func completed(_ t: UnsafeMutablePointer<libusb_transfer>) {
-        let isStopping = condition.withLock { stopping }
-        let failure: USBError?
         switch t.pointee.status {
         case LIBUSB_TRANSFER_COMPLETED:
-            if !isStopping && t.pointee.actual_length > 0 {
+            errorsInARow = 0
+            if t.pointee.actual_length > 0 && !stopping.load(ordering: .acquiring) {
                 chip.payload(UnsafeBufferPointer(start: t.pointee.buffer, count: Int(t.pointee.actual_length)), maxPacket: maxPacket, into: &scratch)
                 if !scratch.isEmpty {
                     scratch.withUnsafeBufferPointer { onData($0) }
                     scratch.removeAll(keepingCapacity: true)
                 }
             }
-            failure = resubmit(t, isStopping)
+            requeue(t)
         case LIBUSB_TRANSFER_TIMED_OUT:
-            failure = resubmit(t, isStopping)
+            requeue(t)
         case LIBUSB_TRANSFER_CANCELLED:
-            failure = nil
+            back()
         case LIBUSB_TRANSFER_NO_DEVICE:
-            failure = USBError(.unplugged, "\(describe) was unplugged", fix: "plug the radio in again; meshport scan lists what is connected")
+            end(USBError(.unplugged, "\(describe) was unplugged", fix: "plug the radio in again; meshport scan lists what is connected"))
         case LIBUSB_TRANSFER_STALL:
-            failure = USBError(.stalled, "\(describe) stalled its bulk IN endpoint")
+            end(USBError(.stalled, "\(describe) stalled its bulk IN endpoint"))
         case LIBUSB_TRANSFER_OVERFLOW:
-            failure = USBError(.other, "\(describe) sent more than a transfer holds (overflow)")
+            end(USBError(.other, "\(describe) sent more than a transfer holds (overflow)"))
         default:
             // A protocol error is also how an unplug often starts (the port reports it before the
             // device is gone). As cdc-acm does, wait a little and try again: by then a vanished
             // device fails the resubmit with NO_DEVICE, and a passing glitch is over.
             errorsInARow += 1
-            guard errorsInARow > Self.retriedErrors else {
-                if !isStopping { condition.withLock { deferred.append((t, ContinuousClock.now + Self.retryDelay)) } }
-                failure = nil
-                break
+            guard errorsInARow <= Self.retriedErrors else {
+                return end(USBError(.other, "reading \(describe) failed \(errorsInARow) times in a row (transfer error)"))
             }
-            failure = USBError(.other, "reading \(describe) failed \(errorsInARow) times in a row (transfer error)")
+            let deferredNow = condition.withLock { () -> Bool in
+                guard !stopping.load(ordering: .acquiring) else { return false }
+                deferred.append((t, ContinuousClock.now + Self.retryDelay))
+                return true
+            }
+            if !deferredNow { back() }
         }
-        if failure == nil && condition.withLock({ deferred.contains { $0.transfer == t } }) { return }
-        if t.pointee.status == LIBUSB_TRANSFER_COMPLETED { errorsInARow = 0 }
-        if failure == nil && t.pointee.status != LIBUSB_TRANSFER_CANCELLED && !isStopping { return }
-        if let failure { end(failure) } else { condition.withLock { active -= 1; condition.broadcast() } }
+    }
+
+    /// Queues the transfer again, unless the reader is stopping. Under the lock, so `stop`
+    /// either sees it stopping or cancels what this queued.
+    private func requeue(_ t: UnsafeMutablePointer<libusb_transfer>) {
+        let rc = condition.withLock { () -> Int32? in
+            stopping.load(ordering: .acquiring) ? nil : libusb_submit_transfer(t)
+        }
+        switch rc {
+        case nil: back()
+        case 0?: return
+        case let code?: end(usbFailure(code, "reading \(describe)"))
+        }
+    }
+
+    /// A transfer came back and stays back (stopping or cancelled).
+    private func back() {
+        condition.withLock {
+            active -= 1
+            condition.broadcast()
+        }
     }
 
     /// One transfer is back for good; the first failure (outside stopping) is reported.
@@ -150,19 +173,13 @@ final class BulkReader: @unchecked Sendable {
         let report = condition.withLock { () -> Bool in
             active -= 1
             condition.broadcast()
-            guard !stopping, !ended else { return false }
+            guard !stopping.load(ordering: .acquiring), !ended else { return false }
             ended = true
             return true
         }
         if report { onEnd(failure) }
     }
 
-    /// nil when the transfer is queued again.
-    private func resubmit(_ t: UnsafeMutablePointer<libusb_transfer>, _ isStopping: Bool) -> USBError? {
-        if isStopping { return nil }
-        let rc = libusb_submit_transfer(t)
-        return rc == 0 ? nil : usbFailure(rc, "reading \(describe)")
-    }
 }
 
 private func bulkInCompleted(_ t: UnsafeMutablePointer<libusb_transfer>?) {
