@@ -25,8 +25,8 @@ import Testing
         let channel = RecordingChannel()
         try chip.open(channel, plan: try chip.interfaces(in: vendorInterface), line: LineSettings(dtr: true, rts: false))
         #expect(channel.sent.last == .out(0x40, 0x01, value: 0x0301, index: 0))
-        #expect(chip.modemControl(LineSettings(rts: true)) == 0x0202)
-        #expect(chip.modemControl(LineSettings()) == nil)
+        #expect(LineSettings(rts: true).modemLinesWithMask == 0x0202)
+        #expect(LineSettings().modemLinesWithMask == nil)
     }
 
     @Test(arguments: [

@@ -12,15 +12,7 @@ bin="${MESHPORT:-.build/debug/meshport}"
 scratch=.build-usb          # --static-swift-stdlib needs a build folder of its own
 guest="$scratch/debug/MeshportUSBGuest"
 work="$(mktemp -d "${TMPDIR:-/tmp}/meshport-usb.XXXXXX")"
-sim_pid=""
-stop_sim() {
-    [ -n "$sim_pid" ] || return 0
-    kill -TERM "$sim_pid" 2>/dev/null
-    for _ in $(seq 50); do kill -0 "$sim_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$sim_pid" 2>/dev/null
-    wait "$sim_pid" 2>/dev/null
-    sim_pid=""
-}
+. Tools/USB/sim.sh
 trap 'stop_sim; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
@@ -37,20 +29,12 @@ reports=()
 run() {
     local name="$1" url="$2"
     shift 2
-    "$bin" sim --listen tcp://127.0.0.1:0 >"$work/sim-$name.log" 2>&1 &
-    sim_pid=$!
-    local port=""
-    for _ in $(seq 100); do
-        port=$(sed -n 's/^meshport sim: listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work/sim-$name.log")
-        [ -n "$port" ] && break
-        sleep 0.1
-    done
-    if [ -z "$port" ]; then
+    if ! start_sim "$bin" "$work/sim-$name.log"; then
         echo "$name: meshport sim did not start"; cat "$work/sim-$name.log"
         failed=$((failed + 1)); stop_sim; return
     fi
     local t0=$SECONDS rc=0
-    Tools/USB/run-in-vm.sh -t 300 "$@" "$port" "$guest" "$url" >"$work/$name.json" 2>"$work/$name.err" || rc=$?
+    Tools/USB/run-in-vm.sh -t 300 "$@" "$sim_port" "$guest" "$url" >"$work/$name.json" 2>"$work/$name.err" || rc=$?
     stop_sim
     local report
     report=$(grep -E '^\{"checks"' "$work/$name.json" | tail -1)

@@ -13,4 +13,15 @@ public struct LineSettings: Sendable, Equatable {
         self.rts = rts
         self.latencyMs = latencyMs
     }
+
+    /// DTR and RTS the way FTDI's MODEM_CTRL and CP210x's SET_MHS take them: the high byte
+    /// says which lines to change (0x01 DTR, 0x02 RTS), the low byte their levels. nil when
+    /// neither is set.
+    public var modemLinesWithMask: UInt16? {
+        guard dtr != nil || rts != nil else { return nil }
+        var value: UInt16 = 0
+        if let dtr { value |= 0x0100 | (dtr ? 0x01 : 0) }
+        if let rts { value |= 0x0200 | (rts ? 0x02 : 0) }
+        return value
+    }
 }

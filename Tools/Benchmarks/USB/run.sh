@@ -9,8 +9,8 @@ cd "$(dirname "$0")/../../.."
 out="$1"
 rounds="${2:-3}"
 work="$(mktemp -d)"
-sim_pid=""
-trap '[ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null; rm -rf "$work"' EXIT
+. Tools/USB/sim.sh
+trap 'stop_sim; rm -rf "$work"' EXIT
 
 swift build -c release --product meshport >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 sim="$(swift build -c release --show-bin-path)/meshport"
@@ -22,19 +22,11 @@ guest=".build-usb/release/MeshportUSBGuest"
 measure() {
     local name="$1" tty="$2" url="$3"
     shift 3
-    "$sim" sim --listen tcp://127.0.0.1:0 >"$work/sim-$name.log" 2>&1 &
-    sim_pid=$!
-    local port=""
-    for _ in $(seq 100); do
-        port=$(sed -n 's/^meshport sim: listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work/sim-$name.log")
-        [ -n "$port" ] && break
-        sleep 0.1
-    done
-    [ -n "$port" ] || { cat "$work/sim-$name.log"; exit 1; }
+    start_sim "$sim" "$work/sim-$name.log" || { cat "$work/sim-$name.log"; exit 1; }
     echo "usb: $name, $rounds rounds of kernel tty and usb:// in one guest..." >&2
-    Tools/USB/run-in-vm.sh -t 600 -f "$guest" "$@" "$port" Tools/Benchmarks/USB/guest-bench.sh "$tty" "$url" "$rounds" >"$work/$name.jsonl" ||
+    Tools/USB/run-in-vm.sh -t 600 -f "$guest" "$@" "$sim_port" Tools/Benchmarks/USB/guest-bench.sh "$tty" "$url" "$rounds" >"$work/$name.jsonl" ||
         { echo "usb: the $name run failed" >&2; exit 1; }
-    kill "$sim_pid"; wait "$sim_pid" 2>/dev/null || true; sim_pid=""
+    stop_sim
 }
 measure ftdi /dev/ttyUSB0 usb://0403:6001
 measure cdc-acm /dev/ttyACM0 usb://303a:1001 -a -i 303a:1001

@@ -27,11 +27,8 @@ public struct CP210x: SerialChip {
         ] {
             _ = try channel.control(setup)
         }
-        if line.dtr != nil || line.rts != nil {
-            var value: UInt16 = 0
-            if let dtr = line.dtr { value |= 0x0100 | (dtr ? 0x01 : 0) }
-            if let rts = line.rts { value |= 0x0200 | (rts ? 0x02 : 0) }
-            _ = try channel.control(.out(RequestType.vendorOutInterface, Request.setModemHandshake, value: value, index: index))
+        if let lines = line.modemLinesWithMask {
+            _ = try channel.control(.out(RequestType.vendorOutInterface, Request.setModemHandshake, value: lines, index: index))
         }
     }
 

@@ -49,16 +49,7 @@ public struct FTDI: SerialChip {
         ] {
             _ = try channel.control(setup)
         }
-        if let lines = modemControl(line) { _ = try channel.control(vendor(Request.modemControl, lines)) }
-    }
-
-    /// MODEM_CTRL: the high byte says which lines to change, the low byte their levels.
-    func modemControl(_ line: LineSettings) -> UInt16? {
-        guard line.dtr != nil || line.rts != nil else { return nil }
-        var value: UInt16 = 0
-        if let dtr = line.dtr { value |= 0x0100 | (dtr ? 0x01 : 0) }
-        if let rts = line.rts { value |= 0x0200 | (rts ? 0x02 : 0) }
-        return value
+        if let lines = line.modemLinesWithMask { _ = try channel.control(vendor(Request.modemControl, lines)) }
     }
 
     private func vendor(_ request: UInt8, _ value: UInt16) -> ControlSetup {
