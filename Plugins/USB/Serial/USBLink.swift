@@ -24,11 +24,9 @@ final class USBLink: MeshLink, @unchecked Sendable {
         self.plan = plan
         self.describe = describe
         writer = BulkWriter(handle: handle, endpoint: plan.bulkOut, zeroLengthPackets: chip.endsTransfersWithZeroLengthPacket, describe: describe)
-        do {
-            reader = try BulkReader(handle: handle, endpoint: plan.bulkIn, chip: chip, describe: describe,
-                                    onData: { events.received($0) },
-                                    onEnd: { events.linkLost(DriverFailure(MESHPORT_ERR_LINK_LOST, $0.description)) })
-        }
+        reader = try BulkReader(handle: handle, endpoint: plan.bulkIn, chip: chip, describe: describe,
+                                onData: { events.received($0) },
+                                onEnd: { events.linkLost(DriverFailure(MESHPORT_ERR_LINK_LOST, $0.description)) })
         do {
             loop = try USBEventLoop(context, poll: { [reader] in reader.retryDue() })
         } catch {

@@ -33,7 +33,9 @@ final class USBEventLoop: @unchecked Sendable {
         var soon = false
         while !stopping.load(ordering: .acquiring) {
             var tv = soon ? timeval(tv_sec: 0, tv_usec: 50_000) : timeval(tv_sec: 1, tv_usec: 0)
-            _ = libusb_handle_events_timeout_completed(context.raw, &tv, nil)
+            let rc = libusb_handle_events_timeout_completed(context.raw, &tv, nil)
+            // An error here (a failed poll) would return at once every time: never spin on it.
+            if rc < 0 && rc != LIBUSB_ERROR_INTERRUPTED.rawValue { usleep(10_000) }
             soon = poll()
         }
     }
