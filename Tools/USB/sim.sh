@@ -16,11 +16,12 @@ start_sim() {
     return 1
 }
 
+# Safe under `set -e`: a simulator that already ended is not an error.
 stop_sim() {
     [ -n "$sim_pid" ] || return 0
-    kill -TERM "$sim_pid" 2>/dev/null
+    kill -TERM "$sim_pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$sim_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$sim_pid" 2>/dev/null
-    wait "$sim_pid" 2>/dev/null
+    kill -KILL "$sim_pid" 2>/dev/null || true
+    wait "$sim_pid" 2>/dev/null || true
     sim_pid=""
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MeshConformance
 import MeshTransport
 
@@ -13,11 +14,14 @@ func bench(url: String, driver: LoadedDriver, roundTrips: Int?, frames: Int?) as
     let transport = PluginTransport(url: try TransportURL(url), driver: driver)
     try await transport.open()
     var inbox = transport.frames.makeAsyncIterator()
+    let watchdog = Watchdog(url: url, seconds: 10)
+    defer { watchdog.stop() }
     let figures: LinkFigures
     do {
         figures = try await workload.run(send: { try await transport.send($0) }, receive: {
             // The simulated radio also pushes (adverts, messages waiting): not echoes, skipped.
             while let frame = await inbox.next() {
+                watchdog.progress()
                 if frame.first.map({ $0 < 0x80 }) ?? false { return frame }
             }
             throw BenchFailure("the link ended")
@@ -36,4 +40,31 @@ func bench(url: String, driver: LoadedDriver, roundTrips: Int?, frames: Int?) as
 struct BenchFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Ends the program when no frame arrived for `seconds`: a lost frame must fail the run, not
+/// hang the guest until its time limit.
+final class Watchdog: @unchecked Sendable {
+    private let received = Atomic(0)
+    private let stopped = Atomic(false)
+
+    init(url: String, seconds: Int) {
+        Thread { [self] in
+            var last = -1
+            var quiet = 0
+            while !stopped.load(ordering: .acquiring) {
+                Thread.sleep(forTimeInterval: 1)
+                let now = received.load(ordering: .relaxed)
+                quiet = now == last ? quiet + 1 : 0
+                last = now
+                if quiet >= seconds {
+                    FileHandle.standardError.write(Data("MeshportUSBGuest: no frame for \(seconds) s on \(url) after \(now) received\n".utf8))
+                    exit(3)
+                }
+            }
+        }.start()
+    }
+
+    func progress() { received.add(1, ordering: .relaxed) }
+    func stop() { stopped.store(true, ordering: .releasing) }
 }
