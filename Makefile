@@ -17,10 +17,13 @@ deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
+	if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
 	if [ -n "$$missing" ]; then \
 	    echo "installing apt packages:$$missing"; \
-	    if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
 	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	elif ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then \
+	    echo "updating apt lists (the USB tests fetch Debian's kernel package)"; \
+	    $$sudo apt-get update -qq; \
 	fi
 
 venv: .venv/.stamp
