@@ -118,7 +118,7 @@ var targets: [Target] = [
     .systemLibrary(name: "CLibUSB", path: "Plugins/USB/CLibUSB", providers: [.apt(["libusb-1.0-0-dev"])]),
     .target(name: "MeshUSB", dependencies: ["CLibUSB", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
     .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
-    .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
+    .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshTransport", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
     // The conformance suite over usb:// inside a QEMU guest (Tools/USB): the driver is linked in,
     // since a static executable cannot dlopen a Swift plugin.
     .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import MeshTransport
 import MeshportTestSupport
 import Testing
 @testable import MeshUSB
@@ -19,6 +20,14 @@ import Testing
     ])
     func refusesWhatIsWrongAndSaysWhat(device: String, query: [(String, String)]) {
         #expect(throws: USBError.self) { try USBOptions(device: device, query: query.map { (name: $0.0, value: $0.1) }) }
+    }
+
+    @Test(arguments: ["A10K5XYZ", "1-0000:00:02.0-1", "a&b=c", "50%+1 x", "Zürich"])
+    func aSerialNumberSurvivesTheURL(serial: String) throws {
+        let url = try TransportURL("usb://0403:6001?serial=\(USBOptions.queryValue(serial))&baud=115200")
+        let options = try USBOptions(device: url.host, query: url.query)
+        #expect(options.serial == serial)
+        #expect(options.line.baud == 115_200)
     }
 
     @Test func theUdevRuleCoversEveryKnownDevice() throws {

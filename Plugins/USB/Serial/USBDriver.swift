@@ -36,7 +36,7 @@ public enum USBDriver: MeshDriver {
         }
         var url = "usb://\(entry.id)"
         if let serial = strings.serial, !serial.isEmpty {
-            url += "?serial=\(serial)"
+            url += "?serial=\(USBOptions.queryValue(serial))"
         } else {
             url += "?bus=\(entry.bus)&port=\(entry.portText)"
         }

@@ -58,6 +58,22 @@ public struct USBOptions: Sendable, Equatable {
 
     public var id: String { usbID(vendorID, productID) }
 
+    /// A serial number as a URL query value: what the URL parser would read otherwise
+    /// (`&`, `=`, `%`, `+`, spaces, non-ASCII) is percent-encoded.
+    public static func queryValue(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if byte < 0x80 && (c.isLetter || c.isNumber || "-._~:/".contains(c)) {
+                out.append(c)
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+
     /// "0403:6001 (serial A10K5XYZ)" for messages.
     public var describe: String {
         var text = id

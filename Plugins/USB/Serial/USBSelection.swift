@@ -17,6 +17,7 @@ enum USBSelection {
             return (candidates[0], nil)
         }
         var denied: USBError?
+        var matches: [(USBDeviceEntry, USBDeviceHandle)] = []
         for entry in candidates {
             let handle: USBDeviceHandle
             do {
@@ -25,9 +26,16 @@ enum USBSelection {
                 if error.kind == .permissionDenied { denied = error }
                 continue
             }
-            if handle.serial == serial { return (entry, handle) }
-            handle.close()
+            if handle.serial == serial { matches.append((entry, handle)) } else { handle.close() }
         }
+        // Cheap chips often share one serial number: then it names no single device.
+        guard matches.count <= 1 else {
+            let places = matches.map(\.0.location).joined(separator: "; ")
+            for (_, handle) in matches { handle.close() }
+            throw USBError(.ambiguous, "\(matches.count) devices match \(options.describe): \(places)",
+                           fix: "use ?bus=N&port=P instead of the serial number; meshport scan lists each device's place")
+        }
+        if let (entry, handle) = matches.first { return (entry, handle) }
         // Without access no serial number can be read: say that, not "not found".
         if let denied { throw denied }
         throw USBError(.notFound, "no USB device \(options.describe)", fix: "meshport scan lists the serial numbers of connected radios")
