@@ -5,9 +5,10 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PY := .venv/bin/python
 SECONDS ?= 60
-APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv
+# qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh).
+APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod
 
-.PHONY: all deps venv build run test test-swift test-interop test-sim-interop fuzz bench clean
+.PHONY: all deps venv build run test test-swift test-interop test-sim-interop test-usb fuzz bench clean
 
 all: build
 
@@ -40,6 +41,10 @@ test: deps venv
 
 test-swift: deps
 	$(SWIFT) test --parallel
+
+# The usb:// driver's conformance suite in a QEMU guest, over FTDI and CDC-ACM (Docs/usb.md).
+test-usb: deps
+	Tools/USB/test-usb.sh
 
 test-interop: deps venv
 	Tools/Interop/run-crosscheck.sh

@@ -31,9 +31,12 @@ var targets: [Target] = [
     .target(
         name: "MeshportDriverTCP", dependencies: ["MeshDriverKit"],
         path: "Plugins/TCP", swiftSettings: strict),
+    // The serial driver lives in a module (MeshSerial) so the USB guest benchmark can link it;
+    // the plugin is only its entry point.
+    .target(name: "MeshSerial", dependencies: ["MeshDriverKit"], path: "Plugins/Serial/Port", swiftSettings: strict),
     .target(
-        name: "MeshportDriverSerial", dependencies: ["MeshDriverKit"],
-        path: "Plugins/Serial", swiftSettings: strict),
+        name: "MeshportDriverSerial", dependencies: ["MeshSerial", "MeshDriverKit"],
+        path: "Plugins/Serial/Driver", swiftSettings: strict),
     .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
     .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
     .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
@@ -78,7 +81,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshportServer",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshBLE", "MeshportServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -110,6 +113,17 @@ var targets: [Target] = [
     .testTarget(name: "MeshBLETests", dependencies: ["MeshBLE", "MeshportTestSupport"], path: "Tests/MeshBLETests", swiftSettings: strict),
     // Meshport's LE host against Bumble's on one emulated world (Tools/Benchmarks/BLE/run.sh).
     .executableTarget(name: "MeshportBLEBench", dependencies: ["MeshBLE"], path: "Tools/Benchmarks/BLEBench", swiftSettings: strict),
+    // USB: libusb-1.0 through a system library; chips and links in MeshUSB (one file per chip
+    // family, tested through recorded control transfers), the plugin is only its entry point.
+    .systemLibrary(name: "CLibUSB", path: "Plugins/USB/CLibUSB", providers: [.apt(["libusb-1.0-0-dev"])]),
+    .target(name: "MeshUSB", dependencies: ["CLibUSB", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
+    .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
+    .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
+    // The conformance suite over usb:// inside a QEMU guest (Tools/USB): the driver is linked in,
+    // since a static executable cannot dlopen a Swift plugin.
+    .executableTarget(
+        name: "MeshportUSBGuest", dependencies: ["MeshUSB", "MeshSerial", "MeshDriverKit", "MeshConformance", "MeshTransport"],
+        path: "Tools/USB/Guest", swiftSettings: strict),
     // The local server (`meshport serve`): HTTP and WebSocket API on Hummingbird, the companion
     // protocol re-exported over TCP, static files of the web UI from Web/.
     .target(
@@ -157,6 +171,7 @@ let package = Package(
         .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
         .library(name: "MeshportDriverSerial", type: .dynamic, targets: ["MeshportDriverSerial"]),
         .library(name: "MeshportDriverBLE", type: .dynamic, targets: ["MeshportDriverBLE"]),
+        .library(name: "MeshportDriverUSB", type: .dynamic, targets: ["MeshportDriverUSB"]),
         // The example driver in C, and fixtures the loader must refuse; not built-in (other prefix).
         .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
         .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),

@@ -34,7 +34,8 @@ fi
 stage "swift test"
 swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
 total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
-bad=$(grep -Ec '^✘ Test .*(failed|errored)' "$log_dir/swift-test.log")
+# One line per failed test ("✘ Test NAME failed after"); not its issues, nor the run's summary.
+bad=$(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -vc '^✘ Test run with')
 if [ -z "$total" ]; then
     echo "swift test: no summary line (crash or build failure)"
     tail -30 "$log_dir/swift-test.log"
@@ -66,6 +67,16 @@ summed interop interop Tools/Interop/run-crosscheck.sh
 # 4. The reference Python client against the simulator (meshport sim), over TCP and the pty.
 stage "interop: meshcore_py against MeshSim"
 summed "sim interop" sim-interop Tools/Interop/run-sim-interop.sh
+
+# 4b. The emulated BLE world (peer of the BLE tests) bridged to meshport sim, checked with
+# Bumble's own host: frames both ways, link loss, controls (Tools/BLE/README.md).
+stage "BLE world self-check"
+summed "BLE world" ble-world .venv/bin/python Tools/BLE/check_world.py "$(swift build --show-bin-path)/meshport"
+
+# 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232 and over a
+# CDC-ACM gadget, each with an unplug (Tools/USB/test-usb.sh, Docs/usb.md).
+stage "USB in a QEMU guest"
+summed "USB" usb Tools/USB/test-usb.sh
 
 # 5. Fuzz the framer and decoders.
 stage "fuzz (${fuzz_seconds} s)"

@@ -7,6 +7,13 @@ public struct ConformanceCheck: Codable, Sendable {
     public var result: Result
     public var seconds: Double
     public var detail: String
+
+    public init(name: String, result: Result, seconds: Double, detail: String) {
+        self.name = name
+        self.result = result
+        self.seconds = seconds
+        self.detail = detail
+    }
 }
 
 /// What `meshport conformance URL --json` prints.

@@ -83,10 +83,14 @@ public struct ConformanceSuite: Sendable {
         }
         let fdsAfter = try openDescriptors()
         let rssAfter = try residentKiB()
-        guard fdsAfter <= fdsBefore else { throw Failure("\(fdsAfter - fdsBefore) file descriptor(s) leaked over \(n) open/close cycles") }
+        guard fdsAfter.count <= fdsBefore.count else {
+            // Name what they point at (a socket, an eventfd, /dev/bus/usb/...): the author's first question.
+            let new = fdsAfter.filter { fdsBefore[$0.key] != $0.value }.values.sorted()
+            throw Failure("\(fdsAfter.count - fdsBefore.count) file descriptor(s) leaked over \(n) open/close cycles: \(new.joined(separator: ", "))")
+        }
         // Allocator noise stays well below this; a per-open leak of a buffer would not.
         guard rssAfter - rssBefore < 16 * 1024 else { throw Failure("resident memory grew \(rssAfter - rssBefore) KiB over \(n) cycles") }
-        return "fds \(fdsBefore) -> \(fdsAfter), RSS +\(max(0, rssAfter - rssBefore)) KiB"
+        return "fds \(fdsBefore.count) -> \(fdsAfter.count), RSS +\(max(0, rssAfter - rssBefore)) KiB"
     }
 
     private func missingDevice() async throws -> String {
@@ -138,9 +142,18 @@ struct Skip: Error { let reason: String; init(_ r: String) { reason = r } }
 struct Failure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
 
 /// The leak checks read procfs; without it they cannot run, and say so.
-private func openDescriptors() throws -> Int {
+private func openDescriptors() throws -> [String: String] {
     do {
-        return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        var open: [String: String] = [:]
+        for fd in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            do {
+                open[fd] = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+            } catch {
+                // Closed between listing and reading (the listing's own descriptor): not open.
+                continue
+            }
+        }
+        return open
     } catch {
         throw Failure("cannot count open descriptors in /proc/self/fd: \(error.localizedDescription)")
     }

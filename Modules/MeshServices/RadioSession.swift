@@ -228,7 +228,7 @@ public actor RadioSession {
     /// The link's frame stream ended: closed by us, or lost.
     private func linkEnded(_ ended: any Transport) {
         guard ended === transport else { return }   // an older link, already replaced
-        failPending("link ended")
+        failPending(ended.failure.map { "\($0)" } ?? "link ended")
         let wasUp = state == .ready
         transport = nil
         if closing || state == .reconnecting { return }

@@ -28,3 +28,4 @@ public struct RefusedDriver: Hashable, Sendable, Codable {
     public let path: String
     public let reason: String
 }
+extension RefusedDriver: Error {}

@@ -28,7 +28,8 @@ public struct PluginLoader: Sendable {
     /// The directories searched, in order.
     public static func searchPath(environment: [String: String]) -> [(directory: String, builtIn: Bool)] {
         var dirs: [(String, Bool)] = []
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        // The running executable's own folder: argv[0] is only "meshport" when found on the PATH.
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
         dirs.append((exe, true))
         dirs.append((URL(fileURLWithPath: exe).appendingPathComponent("../lib/meshport/plugins").standardized.path, false))
         for dir in (environment["MESHPORT_PLUGIN_PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
@@ -86,17 +87,27 @@ public struct PluginLoader: Sendable {
             return .failure("missing entry symbol \(MESHPORT_DRIVER_ENTRY_SYMBOL)")
         }
         let entry = unsafeBitCast(sym, to: meshport_driver_entry_fn.self)
-        guard let d = entry() else {
-            dlclose(handle)
-            return .failure("entry symbol returned no descriptor")
+        let outcome = accept(entry(), path: path)
+        if case .failure = outcome { dlclose(handle) }
+        return outcome
+    }
+
+    /// A driver linked into this executable rather than loaded (a static test program that
+    /// cannot dlopen Swift plugins), checked as a loaded one is. `path` names it in messages.
+    public static func linked(_ descriptor: UnsafePointer<meshport_driver_descriptor>, path: String) -> Result<LoadedDriver, RefusedDriver> {
+        switch accept(descriptor, path: path) {
+        case let .success(driver): .success(driver)
+        case let .failure(reason): .failure(RefusedDriver(path: path, reason: reason))
         }
+    }
+
+    private static func accept(_ descriptor: UnsafePointer<meshport_driver_descriptor>?, path: String) -> Outcome {
+        guard let d = descriptor else { return .failure("entry symbol returned no descriptor") }
         let desc = d.pointee
         guard desc.abi_major == MESHPORT_DRIVER_ABI_MAJOR else {
-            dlclose(handle)
             return .failure("driver ABI \(desc.abi_major).\(desc.abi_minor), host ABI \(MESHPORT_DRIVER_ABI_MAJOR).\(MESHPORT_DRIVER_ABI_MINOR): majors differ")
         }
         guard desc.open != nil, desc.send != nil, desc.close != nil, let namePtr = desc.name, desc.scheme_count > 0, let schemesPtr = desc.schemes else {
-            dlclose(handle)
             return .failure("descriptor lacks name, schemes or open/send/close")
         }
         let kind: LinkKind
@@ -104,7 +115,6 @@ public struct PluginLoader: Sendable {
         case MESHPORT_LINK_STREAM: kind = .stream
         case MESHPORT_LINK_PACKET: kind = .packet
         default:
-            dlclose(handle)
             return .failure("unknown link kind \(desc.link_kind.rawValue)")
         }
         let schemes = (0..<Int(desc.scheme_count)).compactMap { schemesPtr[$0].map { String(cString: $0).lowercased() } }

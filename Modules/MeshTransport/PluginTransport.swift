@@ -43,6 +43,13 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         state = Mutex(Inner(decoder: FrameDecoder(direction: .fromRadio, maxFrameLength: max(1, driver.maxFrameSize))))
     }
 
+    public var failure: TransportError? {
+        state.withLock { inner in
+            if case let .lost(e) = inner.link { return e }
+            return nil
+        }
+    }
+
     /// Frames rejected by the framer (oversize or zero-length headers) so far.
     public var rejectedHeaders: Int { state.withLock { $0.rejected } }
 

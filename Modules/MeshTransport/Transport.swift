@@ -19,4 +19,10 @@ public protocol Transport: AnyObject, Sendable {
     /// Sends one frame. Concurrent callers are serialized.
     func send(_ frame: [UInt8]) async throws
     func close() async
+    /// Why the link was lost, once it was (nil while up, after a close, or when unknown).
+    var failure: TransportError? { get }
+}
+
+extension Transport {
+    public var failure: TransportError? { nil }
 }

@@ -21,7 +21,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .notFound(url, reason): "not found: \(url): \(reason)"
         case let .permissionDenied(url, reason, fix): "permission denied on \(url): \(reason). Fix: \(fix)"
         case let .busy(url, reason): "\(url) is busy: \(reason)"
-        case let .invalidURL(url, part, reason): "invalid transport URL \"\(url)\": \"\(part)\": \(reason)"
+        // A driver names the bad part in its reason; the whole URL is not quoted twice.
+        case let .invalidURL(url, part, reason): part == url ? "invalid transport URL \"\(url)\": \(reason)" : "invalid transport URL \"\(url)\": \"\(part)\": \(reason)"
         case let .noDriver(scheme, url, loaded):
             "no driver for \"\(scheme)\" (in \(url)); loaded schemes: \(loaded.isEmpty ? "none" : loaded.joined(separator: ", ")). Run `meshport plugins` to see refused drivers."
         case let .driver(url, reason): "driver error on \(url): \(reason)"

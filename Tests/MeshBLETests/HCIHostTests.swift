@@ -196,6 +196,19 @@ final class FakeController: HCITransport, @unchecked Sendable {
         await #expect(throws: HCIError.commandTimeout(command: "HCI_LE_Rand", seconds: 1)) { try await host.run(.leRand) }
     }
 
+    @Test func aCommandThatTimesOutUnsentLeavesTheQueue() async throws {
+        let controller = FakeController()
+        let (host, _) = try await started(controller)
+        let before = controller.sentCommands.count
+        controller.silent = [HCICommand.Opcode.leRand]  // the first is sent and never answered
+        let first = Task { try await host.run(.leRand) }
+        let second = Task { try await host.run(.leRand) }  // waits for a credit that never comes
+        await #expect(throws: HCIError.self) { try await first.value }
+        await #expect(throws: HCIError.self) { try await second.value }
+        #expect(controller.sentCommands.count == before + 1)
+        #expect(await host.queuedCommands == 0)
+    }
+
     @Test func transportFailureFailsEverythingWaiting() async throws {
         let (host, controller) = try await started()
         controller.onCommand = { [weak controller] c in

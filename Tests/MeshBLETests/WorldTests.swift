@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import MeshBLE
 import MeshportTestSupport
 import Testing
@@ -151,6 +154,73 @@ import Testing
             let interval = await link.connection.parameters.interval
             #expect(count >= 1 && (12...24).contains(interval), "\(world.log)")
             await link.close()
+        }
+    }
+
+    @Test func writeCommandsPairFirstAndCarryFrames() async throws {
+        try await withWorld([]) { world, host in
+            let asked = Asked()
+            let link = try await CompanionLink.open(host: host, peer: radio, security: LinkSecurity(bonds: nil) { _ = asked.next(); return 123_456 },
+                                                    withResponse: false)
+            // Write Commands get no error back: the link was paired before the first one.
+            #expect(await link.connection.encrypted && asked.count == 1)
+            var frames = link.frames.makeAsyncIterator()
+            for size in [1, 20, 176] {
+                let frame = [UInt8](repeating: UInt8(size), count: size)
+                try await link.send(frame)
+                #expect(await frames.next() == frame)
+            }
+            await link.close()
+        }
+    }
+
+    /// H4 over a serial port: socat joins a pty to the emulated controller's TCP port, as a
+    /// USB-serial HCI dongle would appear.
+    @Test func hostOverAUART() async throws {
+        let world = try BLEWorldProcess([])
+        let dir = TempDir()
+        let socat = Process()
+        socat.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        socat.arguments = ["pty,raw,echo=0,link=\(dir.path("hci-uart"))", "tcp:127.0.0.1:\(world.port)"]
+        try socat.run()
+        // SIGKILL: socat inherits this process's blocked signals and would ignore SIGTERM.
+        defer { kill(socat.processIdentifier, SIGKILL); socat.waitUntilExit() }
+        for _ in 0..<250 where !FileManager.default.fileExists(atPath: dir.path("hci-uart")) { try await Task.sleep(for: .milliseconds(20)) }
+        let host = HCIHost(transport: try openHCITransport("uart:\(dir.path("hci-uart"))@115200"))
+        try await host.start()
+        let address = await host.publicAddress
+        #expect(address.description == "C0:DE:C0:DE:00:01")
+        let link = try await CompanionLink.open(host: host, peer: radio, security: LinkSecurity(bonds: nil) { 123_456 })
+        var frames = link.frames.makeAsyncIterator()
+        try await link.send([7, 7, 7])
+        #expect(await frames.next() == [7, 7, 7])
+        await link.close()
+        await host.close()
+        withExtendedLifetime((world, dir)) {}
+    }
+
+    @Test func uartSpecErrorsSayWhatIsWrong() {
+        #expect(throws: HCITransportError.self) { try openHCITransport("uart:/dev/meshport-no-such-tty") }
+        #expect(throws: HCITransportError(.invalidSpec, "hci=uart:/dev/ttyS0@fast: 'fast' is not a baud rate")) { try openHCITransport("uart:/dev/ttyS0@fast") }
+        #expect(throws: HCITransportError(.invalidSpec, "hci=uart:/dev/null@12345: 12345 is not a standard baud rate (115200, 460800, 1000000, ...)")) {
+            try openHCITransport("uart:/dev/null@12345")
+        }
+    }
+
+    /// No Bluetooth hardware here: the user channel's errors are checked as users meet them.
+    @Test func userChannelErrorsSayWhatToRun() {
+        let busy = HCIUserChannel.failure(EBUSY, adapter: 0, spec: "hci0")
+        #expect(busy.kind == .busy && busy.description.contains("sudo btmgmt --index 0 power off"))
+        let denied = HCIUserChannel.failure(EPERM, adapter: 1, spec: "hci1")
+        #expect(denied.kind == .permissionDenied && denied.description.contains("setcap cap_net_admin+ep"))
+        #expect(HCIUserChannel.failure(ENODEV, adapter: 3, spec: "usb:3").description.contains("no adapter hci3"))
+        do {
+            let t = try openHCITransport("hci0")
+            t.close()  // a machine with an adapter free for the taking
+        } catch {
+            // Without AF_BLUETOOTH (as in CI): the kernel says so, and the error says what to do.
+            #expect([.unsupported, .busy, .permissionDenied, .notFound].contains(error.kind), "\(error)")
+            #expect(error.fix != nil)
         }
     }
 

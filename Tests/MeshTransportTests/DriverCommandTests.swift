@@ -13,7 +13,7 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let loaded = try #require(doc["loaded"] as? [[String: Any]])
-        #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "loopback"])
+        #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "ble", "usb", "loopback"])
         let loopback = try #require(loaded.first { $0["name"] as? String == "loopback" })
         #expect(loopback["linkKind"] as? String == "packet" && loopback["schemes"] as? [String] == ["loopback"])
         #expect(loopback["abi"] as? String == "1.0" && loopback["path"] as? String == "\(dir)/libloopback.so")
@@ -23,6 +23,24 @@ import Testing
 
         let table = try await runMeshport(["plugins"], environment: ["MESHPORT_PLUGIN_PATH": dir])
         #expect(table.out.contains("loopback") && table.out.contains("refused") && table.out.contains("majors differ"))
+    }
+
+    /// A person runs `meshport` found on the PATH, from any folder: the built-in drivers beside
+    /// the executable still load (argv[0] is then only "meshport").
+    @Test func builtInDriversLoadWhenRunFromThePATH() async throws {
+        let binary = try meshportBinary()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd / && exec meshport plugins --json"]
+        process.environment = ["PATH": binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let out = Pipe()
+        process.standardOutput = out
+        let reader = PipeReader(out.fileHandleForReading)
+        try process.run()
+        process.waitUntilExit()
+        let doc = try JSONSerialization.jsonObject(with: Data(try reader.text().utf8)) as? [String: Any]
+        let loaded = (doc?["loaded"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(Set(loaded).isSuperset(of: ["tcp", "serial", "ble"]), "\(String(describing: doc))")
     }
 
     /// Serial discovery over a copied /dev and /sys tree: a by-id link and a bare ttyACM,

@@ -20,13 +20,20 @@ Emulated BLE "world" for testing an external BLE central host over HCI H4.
         MITM required (Just Works rejected), characteristics require an authenticated
         (paired) link, optional SMP Security Request on connect.
 
-Usage: python world.py [--port 9001] [--name MeshCore-TEST] [--passkey 123456]
-                       [--bridge HOST:PORT] [--bridge-max-frame 244]
+  * Link losses and cuts on request (--control stdin): a radio that vanishes, a PDU cut
+    after its first fragment, a radio that forgot its bonds (see README.md).
+
+Usage: python world.py [--port 9001|0] [--name MeshCore-TEST] [--passkey 123456]
+                       [--bridge HOST:PORT] [--drop-on-bridge-close] [--bridge-max-frame 244]
                        [--pairing any|sc-only|legacy-only] [--no-security]
-                       [--security-request] [--peripherals N] [--noise]
+                       [--security-request] [--conn-update none|l2cap|ll]
+                       [--peripherals N] [--noise] [--control none|stdin]
                        [--ext] [--acl-fragment 27] [--lenient-acl]
                        [--snoop FILE.btsnoop] [-v]
-Prints 'WORLD READY ...' on stdout once the port listens. Stop it with SIGINT/SIGTERM.
+Prints one line 'WORLD READY transport=tcp-server:127.0.0.1:PORT peripherals=ADDR,...
+names=NAME,... noise=ADDR|none mode=echo|bridge:HOST:PORT control=none|stdin' on stdout
+once the port listens (--port 0: a free port, reported here). Stop it with SIGINT/SIGTERM,
+or (--control stdin) by closing its stdin.
 """
 from __future__ import annotations
 
@@ -34,9 +41,9 @@ import argparse
 import asyncio
 import logging
 import signal
-import socket
 import struct
 import sys
+import threading
 import time
 
 from bumble import hci, ll, smp
@@ -113,9 +120,35 @@ class WorldController(Controller):
         self.event_mask = 0
         self.le_event_mask = 0
 
+    def on_le_disconnected(self, connection, reason):
+        self.cut_notify.discard(connection.peer_address)
+        self.cut_write.discard(connection.handle)
+        return super().on_le_disconnected(connection, reason)
+
     def on_hci_reset_command(self, command):
         self.reset_state()
         return super().on_hci_reset_command(command)
+
+    # --- link loss (controls) -------------------------------------------------
+    # A lost radio link sends no LL_TERMINATE_IND: both controllers just report
+    # Disconnection Complete, with Connection Timeout (0x08) as after a supervision
+    # timeout.
+    LINK_LOSS = hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR
+
+    def lose_link(self, peer_address, reason=None) -> bool:
+        """Drops the LE link to peer_address on both sides at once; False if none."""
+        reason = self.LINK_LOSS if reason is None else reason
+        conn = self.le_connections.get(peer_address)
+        if conn is None:
+            return False
+        self.cut_write.discard(conn.handle)
+        self.on_le_disconnected(conn, reason)
+        other = self.link.find_le_controller(peer_address) if self.link else None
+        if other is not None:
+            theirs = other.le_connections.get(conn.self_address)
+            if theirs is not None:
+                other.on_le_disconnected(theirs, reason)
+        return True
 
     # Controller -> host ACL: stock Controller hands the whole L2CAP PDU to the host
     # in one ACL packet. A real controller delivers LL-sized fragments (27 bytes
@@ -129,6 +162,15 @@ class WorldController(Controller):
 
         n = self.c2h_acl_fragment
         conn = self.le_connections.get(sender_address)
+        if conn is not None and sender_address in self.cut_notify and len(data) > (n or 27):
+            # The 'cut' control: the host gets the first fragment, then the link is lost.
+            self.cut_notify.discard(sender_address)
+            first = data[: n or 27]
+            self.send_hci_packet(hci.HCI_AclDataPacket(conn.handle, 2, 0, len(first), first))
+            log.info(f'[{self.name}] cut: delivered {len(first)} of {len(data)} bytes '
+                     f'from {sender_address}, then link loss')
+            self.lose_link(sender_address)
+            return
         if not n or transport != PhysicalTransport.LE or conn is None or len(data) <= n:
             return super().on_link_acl_data(sender_address, transport, data)
         for i in range(0, len(data), n):
@@ -155,6 +197,8 @@ class WorldController(Controller):
         super().__init__(*args, **kwargs)
         self.supported_commands = set(self.supported_commands) | set(self.EXTRA_COMMANDS)
         self.p256_key = None
+        self.cut_notify = set()  # peer addresses: cut their next multi-fragment PDU
+        self.cut_write = set()  # connection handles: cut the host's next fragmented PDU
 
     def _send_raw(self, raw: bytes):
         if self.host:
@@ -209,6 +253,17 @@ class WorldController(Controller):
         return super().on_hci_command_packet(command)
 
     def on_hci_acl_data_packet(self, packet):
+        handle = packet.connection_handle
+        if handle in self.cut_write and packet.pb_flag == 0 and len(packet.data) >= 4 \
+                and struct.unpack_from('<H', packet.data)[0] + 4 > len(packet.data):
+            # The 'cut write' control: the first fragment of a longer PDU never arrives.
+            conn = self.find_le_connection_by_handle(handle)
+            if conn is not None:
+                log.info(f'[{self.name}] cut: host PDU of '
+                         f'{struct.unpack_from("<H", packet.data)[0] + 4} bytes on handle '
+                         f'0x{handle:04X} lost after its first fragment: link loss')
+                self.lose_link(conn.peer_address)
+                return
         if self.strict_acl and len(packet.data) > self.le_acl_data_packet_length:
             log.error(
                 f'[{self.name}] host sent an ACL packet of {len(packet.data)} bytes '
@@ -506,9 +561,10 @@ class CompanionBridge:
             writer.close()
             if not self.closed:
                 if self.p.drop_on_bridge_close:
-                    # As a radio that reboots: the BLE link goes with its far side.
-                    log.info(f'{self.tag}: endpoint closed the TCP connection: dropping the BLE link')
-                    asyncio.ensure_future(self.p._safe_disconnect(self.connection))
+                    # As a radio that reboots: the BLE link goes with its far side, and
+                    # the central sees a link loss (no LL_TERMINATE_IND).
+                    log.info(f'{self.tag}: endpoint closed the TCP connection: BLE link loss')
+                    self.p.lose(self.connection)
                 else:
                     log.info(f'{self.tag}: endpoint closed the TCP connection '
                              '(reopened on the next RX write)')
@@ -561,6 +617,7 @@ class NusPeripheral:
         conn_update: str = 'none',
         bridge: tuple[str, int] | None = None,
         bridge_max_frame: int = 512,
+        adv_interval: int = 100,
     ):
         self.conn_update = conn_update
         self.drop_on_bridge_close = False
@@ -568,6 +625,7 @@ class NusPeripheral:
         self.bridge_max_frame = bridge_max_frame
         self.bridges: dict[int, CompanionBridge] = {}  # by connection handle
         self.name = name
+        self.address = address.upper()
         self.secure = secure
         self.security_request = security_request
         self.on_rx = on_rx or (self.forward if bridge else self.echo)
@@ -575,8 +633,8 @@ class NusPeripheral:
         config = DeviceConfiguration()
         config.name = name
         config.address = hci.Address(address)  # random static
-        config.advertising_interval_min = 100
-        config.advertising_interval_max = 100
+        config.advertising_interval_min = adv_interval
+        config.advertising_interval_max = adv_interval
         # MeshCore nRF52 layout: flags + NUS UUID in ADV_IND, name in SCAN_RSP.
         # (name_in_adv: flags + name in ADV_IND, empty SCAN_RSP; 128-bit UUID + name
         # do not both fit in 31 bytes.)
@@ -607,6 +665,7 @@ class NusPeripheral:
 
         host = Host()
         host.controller = controller
+        self.controller = controller
         self.device = Device(config=config, host=host)
         self.device.gatt_server.max_mtu = max_mtu
 
@@ -731,11 +790,24 @@ class NusPeripheral:
         except Exception as e:
             log.warning(f'[{self.name}] connection parameter update failed: {e!r}')
 
+    def lose(self, connection, reason=None):
+        """Radio link loss: both sides see Disconnection Complete, no terminate PDU."""
+        if hasattr(self.controller, 'lose_link'):
+            self.controller.lose_link(connection.peer_address, reason)
+        else:  # --stock controller: a plain disconnection
+            asyncio.ensure_future(self._safe_disconnect(connection))
+
     async def _safe_disconnect(self, connection):
         try:
             await connection.disconnect()
         except Exception:
             pass
+
+    async def _safe_disconnect_reason(self, connection, reason):
+        try:
+            await connection.disconnect(reason)
+        except Exception as e:
+            log.warning(f'[{self.name}] disconnect failed: {e!r}')
 
     def _on_rx_write(self, connection, value):
         log.info(f'[{self.name}] RX write {len(value)} bytes: {bytes(value).hex()}')
@@ -791,10 +863,99 @@ class NoisePeripheral:
         host = Host()
         host.controller = controller
         self.device = Device(config=config, host=host)
+        self.address = address
 
     async def start(self):
         await self.device.power_on()
         await self.device.start_advertising(auto_restart=True)
+
+
+# -----------------------------------------------------------------------------
+# Controls: one command per line on stdin (--control stdin), one reply line on stdout
+# -----------------------------------------------------------------------------
+CONTROL_HELP = ('commands: status [P] | drop [P] [REASON] | lose [P] | cut [P] [notify|write] '
+                '| forget [P] | help  (P: peripheral number from 1 or its address; default 1)')
+
+
+class Control:
+    """Lets a test act on the world while it runs: disconnect or lose a peripheral's
+    link, cut a PDU mid-transfer, make a peripheral forget its bonds. Each command
+    gets exactly one line back: 'OK <command> ...' or 'ERR <command> <why>'."""
+
+    def __init__(self, c0, peripherals):
+        self.c0, self.peripherals = c0, peripherals
+
+    def peripheral(self, word):
+        if word is None:
+            return self.peripherals[0]
+        for i, p in enumerate(self.peripherals):
+            if word == str(i + 1) or word.upper() == p.address:
+                return p
+        raise ValueError(f'no peripheral {word!r} (1..{len(self.peripherals)} or an address)')
+
+    async def run(self, line: str) -> str:
+        words = line.split()
+        if not words:
+            return 'ERR empty command; ' + CONTROL_HELP
+        cmd, rest = words[0].lower(), words[1:]
+        try:
+            return f'OK {cmd} ' + await self.handle(cmd, rest)
+        except (ValueError, LookupError) as e:
+            return f'ERR {cmd} {e}'
+        except Exception as e:  # a control must never stop the world
+            log.exception(f'control {line!r} failed')
+            return f'ERR {cmd} {type(e).__name__}: {e}'
+
+    COMMANDS = ('status', 'drop', 'lose', 'cut', 'forget', 'help')
+
+    async def handle(self, cmd, rest) -> str:
+        if cmd not in self.COMMANDS:
+            raise ValueError(f'unknown command; {CONTROL_HELP}')
+        if cmd == 'help':
+            return CONTROL_HELP
+        p = self.peripheral(rest[0] if rest else None)
+        links = list(p.device.connections.values())
+        if cmd == 'status':
+            bonds = await p.device.keystore.get_all() if p.device.keystore else []
+            return (f'{p.address} name={p.name} links={len(links)} bonds={len(bonds)} '
+                    f'bridges={len(p.bridges)}')
+        if cmd == 'drop':
+            # The radio ends the link (LL_TERMINATE_IND): the host sees REASON,
+            # default 0x13 Remote User Terminated Connection.
+            reason = int(rest[1], 0) if len(rest) > 1 else \
+                hci.HCI_ErrorCode.REMOTE_USER_TERMINATED_CONNECTION_ERROR
+            for c in links:
+                await p._safe_disconnect_reason(c, reason)
+            return f'{p.address} links={len(links)} reason=0x{reason:02X}'
+        if cmd == 'lose':
+            for c in links:
+                p.lose(c)
+            return f'{p.address} links={len(links)} reason=0x08'
+        if cmd == 'cut':
+            direction = rest[1].lower() if len(rest) > 1 else 'notify'
+            conn = self.c0.le_connections.get(hci.Address(p.address))
+            if conn is None:
+                raise LookupError(f'{p.address} is not connected')
+            if direction == 'notify':
+                self.c0.cut_notify.add(conn.peer_address)
+            elif direction == 'write':
+                self.c0.cut_write.add(conn.handle)
+            else:
+                raise ValueError(f'direction {direction!r}: notify or write')
+            return f'{p.address} {direction} armed'
+        if cmd == 'forget':
+            bonds = await p.device.keystore.get_all() if p.device.keystore else []
+            if p.device.keystore:
+                await p.device.keystore.delete_all()
+            return f'{p.address} bonds={len(bonds)}'
+        raise ValueError(f'unknown command; {CONTROL_HELP}')
+
+
+def read_controls(loop, queue):
+    """Thread body: stdin lines into the loop's queue; None at EOF."""
+    for line in sys.stdin:
+        loop.call_soon_threadsafe(queue.put_nowait, line)
+    loop.call_soon_threadsafe(queue.put_nowait, None)
 
 
 # -----------------------------------------------------------------------------
@@ -815,6 +976,11 @@ async def run(args):
     link = LocalLink() if args.stock else WorldLink()
 
     transport = await open_transport(args.transport)
+    server = getattr(transport, 'server', None)
+    if server is not None and server.sockets:
+        # --port 0: report the port the kernel picked.
+        bound_host, bound_port = server.sockets[0].getsockname()[:2]
+        args.transport = f'tcp-server:{bound_host}:{bound_port}'
     c0 = make_controller(
         'C0', link, args.ext, public_address=hci.Address(
             'C0:DE:C0:DE:00:01', hci.Address.PUBLIC_DEVICE_ADDRESS
@@ -857,40 +1023,67 @@ async def run(args):
                 conn_update=args.conn_update,
                 bridge=bridge,
                 bridge_max_frame=args.bridge_max_frame,
+                adv_interval=args.adv_interval,
             )
         )
         peripherals[-1].drop_on_bridge_close = args.drop_on_bridge_close
     for p in peripherals:
         await p.start()
+    noise = None
     if args.noise:
         noise = NoisePeripheral(make_controller('CN', link, args.ext))
         await noise.start()
 
     async def watch_host():
         # tcp-server transport: when the external host goes away without HCI_Disconnect
-        # / HCI_Reset, drop its links so the next host finds a clean world.
+        # / HCI_Reset, drop its links so the next host finds a clean world, and forget
+        # any half-received H4 packet it left behind.
         sink = getattr(transport.sink, 'sink', transport.sink)
-        had_host = False
+        # (Only when no host is connected: a new host may already be talking, and it
+        # sends HCI_Reset itself.)
+        last = None
         while True:
-            await asyncio.sleep(0.2)
-            has_host = getattr(sink, 'transport', None) is not None
-            if had_host and not has_host and hasattr(c0, 'reset_state'):
+            await asyncio.sleep(0.1)
+            current = getattr(sink, 'transport', None)
+            if last is not None and current is None:
                 log.info('external host disconnected: resetting C0 LE state')
-                c0.reset_state()
-            had_host = has_host
+                parser = getattr(transport.source, 'parser', None)
+                if parser is not None:
+                    parser.reset()
+                if hasattr(c0, 'reset_state'):
+                    c0.reset_state()
+            last = current
 
     if args.transport.startswith('tcp-server'):
         asyncio.ensure_future(watch_host())
 
-    print(f'WORLD READY transport={args.transport} peripherals='
-          f'{[p.name for p in peripherals]} mode='
-          f'{"bridge:%s:%d" % bridge if bridge else "echo"}', flush=True)
-
-    stop = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    stop = loop.create_future()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        asyncio.get_running_loop().add_signal_handler(
-            sig, lambda: stop.done() or stop.set_result(None)
-        )
+        loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+
+    if args.control == 'stdin':
+        control = Control(c0, peripherals)
+        lines: asyncio.Queue = asyncio.Queue()
+        threading.Thread(target=read_controls, args=(loop, lines), daemon=True).start()
+
+        async def serve_controls():
+            while (line := await lines.get()) is not None:
+                if line.strip():
+                    print(await control.run(line), flush=True)
+            # stdin closed: whoever started us is gone (or done with us).
+            log.info('stdin closed: stopping')
+            stop.done() or stop.set_result(None)
+
+        asyncio.ensure_future(serve_controls())
+
+    # One line, space-separated key=value fields (values never contain spaces).
+    print(f'WORLD READY transport={args.transport} '
+          f'peripherals={",".join(p.address for p in peripherals)} '
+          f'names={",".join(p.name for p in peripherals)} '
+          f'noise={noise.address if noise else "none"} '
+          f'mode={"bridge:%s:%d" % bridge if bridge else "echo"} '
+          f'control={args.control}', flush=True)
     await stop
     await transport.close()
     if snoop_file:
@@ -916,6 +1109,9 @@ def main():
     ap.add_argument('--noise', action='store_true', help='add a non-NUS advertiser')
     ap.add_argument('--ext', action='store_true',
                     help='keep LE extended advertising feature on the controllers')
+    ap.add_argument('--adv-interval', type=int, default=100, metavar='MS',
+                    help="radios' advertising interval; a connection waits for the next "
+                         'advertisement')
     ap.add_argument('--mtu', type=int, default=247, help='peripheral max ATT MTU')
     ap.add_argument('--name-in-adv', action='store_true',
                     help='put the name in ADV_IND (flags+name) instead of SCAN_RSP')
@@ -938,16 +1134,17 @@ def main():
                          'buffer size (default: drop them and log an error)')
     ap.add_argument('--stock', action='store_true',
                     help="use bumble's stock Controller/LocalLink (no fidelity fixes)")
+    ap.add_argument('--control', choices=['none', 'stdin'], default='none',
+                    help='stdin: read control commands from stdin, one reply line each on '
+                         'stdout; the world stops when stdin closes (see README.md)')
     ap.add_argument('--snoop', help='btsnoop file of C0 host<->controller traffic')
     ap.add_argument('-v', '--verbose', action='count', default=0)
     args = ap.parse_args()
     if args.transport is None:
-        if args.port == 0:
-            # Tests run in parallel: take a free port (the READY line reports it).
-            with socket.socket() as probe:
-                probe.bind(('127.0.0.1', 0))
-                args.port = probe.getsockname()[1]
+        # --port 0: the kernel picks a free port, the READY line reports it.
         args.transport = f'tcp-server:127.0.0.1:{args.port}'
+    if any(c.isspace() or c == ',' for c in args.name):
+        ap.error('--name must not contain spaces or commas (the READY line lists names)')
     logging.basicConfig(
         level=logging.DEBUG if args.verbose > 1 else logging.INFO,
         format='%(asctime)s.%(msecs)03d %(name)s %(levelname)s %(message)s',

@@ -174,7 +174,66 @@ def session(ours, _peer):
     return out
 
 
-GROUPS = {"codec": codec, "store": store, "transport": transport, "sim": sim, "session": session}
+def ble(ours, peer):
+    """Meshport's LE host (MeshportBLEBench) and Bumble's (bumble_host_bench.py) on the same
+    emulated world bridged to meshport sim. Times: lower is better; ratio = Bumble / Meshport
+    (goal > 1: Meshport faster)."""
+    import importlib.metadata
+    try:
+        version = importlib.metadata.version("bumble")
+    except importlib.metadata.PackageNotFoundError:
+        version = "?"
+    who = f"Bumble {version} host, same world and sim, run right after"
+    out = {}
+
+    def entry(name, value, peer_value, unit):
+        ratio = peer_value / value
+        out[f"ble.{name}"] = {"value": round(value, 3), "unit": unit, "peer": who, "peer_value": round(peer_value, 3),
+                              "ratio": round(ratio, 2), "goal": "> 1x (Meshport faster)", "goal_met": ratio > 1}
+
+    connects = len(ours["connect_pair_first_frame_s"]["all"])
+    entry("connect_pair_first_frame_median", ours["connect_pair_first_frame_s"]["median"] * 1000,
+          peer["connect_pair_first_frame_s"]["median"] * 1000,
+          f"ms (connect + SC passkey pairing + discovery + APP_START answered, median of {connects}; lower is better)")
+    trips = ours["round_trip_s"]["count"]
+    for stat in ("median", "mean"):
+        entry(f"round_trip_{stat}", ours["round_trip_s"][stat] * 1e6, peer["round_trip_s"][stat] * 1e6,
+              f"us (GET_DEVICE_TIME -> CURRENT_TIME over NUS, {stat} of {trips}; lower is better)")
+    entry("round_trip_cpu", ours["round_trip_cpu_s"] * 1e6, peer["round_trip_cpu_s"] * 1e6,
+          "us CPU per round trip (client process; lower is better)")
+    return out
+
+
+def usb(ours, _peer):
+    """usb:// against the kernel's tty driver (Meshport's serial:// on the same device) in the
+    same QEMU guest and boot, alternated runs; medians over runs. Goal: no slower (ratio >= 1).
+    Round trip: ratio = tty / usb; throughput: ratio = usb / tty."""
+    out = {}
+
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+
+    for path, runs in ours.items():
+        usb_runs, tty_runs = runs["usb"], runs["tty"]
+        if not usb_runs or not tty_runs:
+            continue
+        tty_name = "/dev/ttyUSB0 (ftdi_sio)" if path == "ftdi" else "/dev/ttyACM0 (cdc_acm)"
+        who = f"serial:// on the kernel's {tty_name}, same guest, alternated runs"
+        sample = usb_runs[0]
+        for key, label, better in (("p50_us", "round trip p50", "lower"), ("p99_us", "round trip p99", "lower"),
+                                   ("frames_per_s", "throughput", "higher")):
+            value, peer_value = median([r[key] for r in usb_runs]), median([r[key] for r in tty_runs])
+            ratio = peer_value / value if better == "lower" else value / peer_value
+            unit = (f"us ({sample['frame_bytes']}-byte echo frames, {sample['round_trips']} round trips; lower is better)"
+                    if better == "lower" else f"frames/s ({sample['frames']} echo frames, {sample['window']} in flight; higher is better)")
+            out[f"usb.{path}.{key}"] = {"value": round(value, 1), "unit": unit, "peer": who, "peer_value": round(peer_value, 1),
+                                        "ratio": round(ratio, 2), "goal": ">= 1x (no slower)", "goal_met": ratio >= 1,
+                                        "runs": len(usb_runs)}
+    return out
+
+
+GROUPS = {"usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble}
 
 
 def main():

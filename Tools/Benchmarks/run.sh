@@ -4,7 +4,8 @@
 # Groups: codec (against meshcore_py), store (MeshStore against a naive SQLite baseline),
 # transport (the driver plugin path against the same socket and pty used in-process),
 # sim (frames/s a MeshSim radio serves to an in-process client against MeshCodec alone),
-# session (RadioSession against meshcore_py on the same `meshport sim` over TCP).
+# session (RadioSession against meshcore_py on the same `meshport sim` over TCP), ble (the LE
+# host against Bumble's), usb (usb:// against the kernel's tty driver in a QEMU guest).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -52,3 +53,18 @@ bin_dir="$(swift build -c release --show-bin-path)"
 echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 20 seconds)..."
 Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-5}" "$work/session.json"
 .venv/bin/python Tools/Benchmarks/report.py session "$work/session.json" "$work/session.json" bench-results.json
+
+# BLE: Meshport's LE host against Bumble's own host, each on a fresh emulated world bridged to
+# `meshport sim` (Tools/Benchmarks/BLE/run.sh): connect + pair + first frame, and round trips.
+for product in meshport MeshportBLEBench; do
+    swift build -c release --product "$product" >"$work/build-ble.log" 2>&1 || { cat "$work/build-ble.log"; exit 1; }
+done
+echo "ble: Meshport's LE host vs Bumble's on the same emulated world (release build, about 10 seconds)..."
+Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNECTS:-15}" "${BLE_ROUND_TRIPS:-300}"
+.venv/bin/python Tools/Benchmarks/report.py ble "$work/ble.json" "$work/ble-peer.json" bench-results.json
+
+# USB: the usb:// driver against the kernel's tty driver for the same device, in one QEMU guest,
+# over the emulated FTDI FT232 and a CDC-ACM gadget (Tools/Benchmarks/USB/run.sh).
+echo "usb: usb:// vs the kernel's tty in a QEMU guest (release build, about 2 minutes)..."
+Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-3}"
+.venv/bin/python Tools/Benchmarks/report.py usb "$work/usb.json" "$work/usb.json" bench-results.json

@@ -68,6 +68,10 @@ public final class TCPPeer: @unchecked Sendable {
         while true {
             let c = accept(listener, nil, nil)
             if c < 0 { return }
+            // Each frame leaves at once: with Nagle, a frame written right after another (a push,
+            // then an answer) waits for the client's delayed ACK, up to 40 ms.
+            var one: Int32 = 1
+            setsockopt(c, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             lock.lock()
             if stopped { lock.unlock(); close(c); return }
             let old = client

@@ -49,6 +49,11 @@ enum BLEDriver: MeshDriver {
                 let host = try await HostPool.shared.acquire(options.hci)
                 do {
                     let security = try LinkSecurity(options: options)
+                    // A MeshCore radio always pairs: without a bond, a PIN or a terminal to ask on,
+                    // say so now rather than on the first command.
+                    if options.passkey == nil, !LinkSecurity.canPrompt, try security.bonds?.bond(for: options.peer) == nil {
+                        throw LinkSecurityError.noPasskey(peer: options.peer)
+                    }
                     let link = try await CompanionLink.open(host: host, peer: options.peer, security: security,
                                                             timeout: options.connectTimeout, withResponse: options.withResponse)
                     return BLELink(link: link, host: host, spec: options.hci, events: events)

@@ -17,13 +17,23 @@ extension LinkSecurity {
     }
 }
 
+extension LinkSecurity {
+    /// Whether this process has a terminal to ask for a PIN on.
+    static var canPrompt: Bool {
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0 else { return false }
+        close(tty)
+        return true
+    }
+}
+
 /// Asks on the controlling terminal, if there is one; nil without a terminal.
 private func promptForPasskey(_ peer: BDAddress) throws -> UInt32? {
     let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
     guard tty >= 0 else { return nil }
     defer { close(tty) }
     for _ in 0..<3 {
-        let prompt = "PIN for \(peer) (shown on the radio or set in its app; default 123456): "
+        let prompt = "\nPIN for \(peer) (shown on the radio or set in its app; default 123456): "
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
         var line: [UInt8] = []
         var byte: UInt8 = 0

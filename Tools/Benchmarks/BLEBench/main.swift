@@ -69,7 +69,9 @@ func run() async throws {
     let result: [String: Any] = [
         "client": "meshport",
         "connect_pair_first_frame_s": ["median": median(connectTimes), "all": connectTimes],
-        "round_trip_s": ["median": median(trips), "mean": trips.reduce(0, +) / Double(max(1, trips.count)), "count": trips.count],
+        "round_trip_s": ["median": median(trips), "mean": trips.reduce(0, +) / Double(max(1, trips.count)), "count": trips.count,
+                         "p90": trips.sorted()[trips.count * 9 / 10], "max": trips.max() ?? 0,
+                         "slowest_at": trips.firstIndex(of: trips.max() ?? 0) ?? -1],
         "round_trip_cpu_s": cpuUsed / Double(max(1, roundTrips)),
     ]
     print(String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))

@@ -115,21 +115,21 @@ extension HCICommand {
     public static let leCreateConnectionCancel = HCICommand(opcode: Opcode.leCreateConnectionCancel)
 
     public static func leConnectionUpdate(handle: UInt16, parameters: ConnectionParameters) -> HCICommand {
-        var p: [UInt8] = []
-        p.appendLE(handle)
-        p += parameters.hciFields
-        p.appendLE(UInt16(0))
-        p.appendLE(UInt16(0))
-        return HCICommand(opcode: Opcode.leConnectionUpdate, parameters: p)
+        HCICommand(opcode: Opcode.leConnectionUpdate, parameters: handleAndParameters(handle, parameters))
     }
 
     public static func leRemoteConnectionParameterRequestReply(handle: UInt16, parameters: ConnectionParameters) -> HCICommand {
+        HCICommand(opcode: Opcode.leRemoteConnectionParameterRequestReply, parameters: handleAndParameters(handle, parameters))
+    }
+
+    /// Handle, interval range, latency, timeout, then minimum and maximum CE length (0: no preference).
+    private static func handleAndParameters(_ handle: UInt16, _ parameters: ConnectionParameters) -> [UInt8] {
         var p: [UInt8] = []
         p.appendLE(handle)
         p += parameters.hciFields
         p.appendLE(UInt16(0))
         p.appendLE(UInt16(0))
-        return HCICommand(opcode: Opcode.leRemoteConnectionParameterRequestReply, parameters: p)
+        return p
     }
 
     /// LTK least significant byte first, as HCI carries it.

@@ -130,9 +130,14 @@ public actor HCIHost {
 
     private func expire(_ command: HCICommand) {
         guard var waiting = pending[command.opcode], !waiting.isEmpty else { return }
+        // Waiters and queued commands of one opcode are both oldest first: when as many wait as
+        // are queued, the expired (oldest) one was never sent, so it leaves the queue too.
+        if commandQueue.filter({ $0.opcode == command.opcode }).count == waiting.count,
+           let unsent = commandQueue.firstIndex(where: { $0.opcode == command.opcode }) {
+            commandQueue.remove(at: unsent)
+        }
         let c = waiting.removeFirst()
         pending[command.opcode] = waiting.isEmpty ? nil : waiting
-        commandQueue.removeAll { $0 == command }
         c.resume(throwing: HCIError.commandTimeout(command: command.description, seconds: commandTimeout))
     }
 

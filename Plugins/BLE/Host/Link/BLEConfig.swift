@@ -32,19 +32,20 @@ public struct BLEConfig: Codable, Equatable, Sendable {
         }
     }
 
-    /// Writes the file with mode 0600 (it holds PINs).
+    /// Writes the file with mode 0600 (it holds PINs), atomically.
     public func save(to path: String = defaultPath()) throws(BLEConfigError) {
-        let url = URL(fileURLWithPath: path)
+        let data: Data
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let temp = url.deletingLastPathComponent().appendingPathComponent(".ble.json.\(getpid())")
-            try encoder.encode(self).write(to: temp)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temp.path)
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temp)
+            data = try encoder.encode(self)
         } catch {
             throw BLEConfigError(path: path, reason: error.localizedDescription)
+        }
+        do {
+            try PrivateFile.write(data, to: path)
+        } catch {
+            throw BLEConfigError(path: path, reason: error.reason)
         }
     }
 

@@ -42,9 +42,24 @@ public struct LinkSecurity: Sendable {
         try await pair(connection)
     }
 
-    private func encrypt(_ connection: LEConnection, with bond: SMPBond) async throws {
+    /// Runs one procedure with the connection's security events, ended before the next can start.
+    private func withSecurityEvents<T>(_ connection: LEConnection, _ body: (AsyncStream<SecurityEvent>) async throws -> T) async throws -> T {
         let events = try await connection.beginSecurity()
-        defer { Task { await connection.endSecurity() } }
+        do {
+            let result = try await body(events)
+            await connection.endSecurity()
+            return result
+        } catch {
+            await connection.endSecurity()
+            throw error
+        }
+    }
+
+    private func encrypt(_ connection: LEConnection, with bond: SMPBond) async throws {
+        try await withSecurityEvents(connection) { events in try await encrypt(connection, with: bond, events) }
+    }
+
+    private func encrypt(_ connection: LEConnection, with bond: SMPBond, _ events: AsyncStream<SecurityEvent>) async throws {
         try await connection.startEncryption(ltk: bond.ltk, ediv: bond.ediv, rand: bond.rand)
         for await event in events {
             switch event {
@@ -66,8 +81,10 @@ public struct LinkSecurity: Sendable {
 
     private func pair(_ connection: LEConnection) async throws {
         let key = try passkey()
-        let events = try await connection.beginSecurity()
-        defer { Task { await connection.endSecurity() } }
+        try await withSecurityEvents(connection) { events in try await pair(connection, passkey: key, events) }
+    }
+
+    private func pair(_ connection: LEConnection, passkey key: UInt32, _ events: AsyncStream<SecurityEvent>) async throws {
         var config = SMPConfig(passkey: key)
         if let bonds { config.localIdentity = (try bonds.localIRK(), await connection.host.ownAddress) }
         var smp = SMPInitiator(config: config, local: await connection.host.ownAddress, peer: connection.peer)

@@ -1,288 +1,429 @@
 import Crypto
+import Foundation
 
-/// What the connection must do for the Security Manager.
-public enum SMPAction: Equatable, Sendable {
-    /// Send this PDU on L2CAP channel 6.
-    case send([UInt8])
-    /// HCI_LE_Enable_Encryption with this key (least significant byte first), EDIV and Rand.
-    case startEncryption(ltk: [UInt8], ediv: UInt16, rand: UInt64)
-    case completed(SMPBond)
-    case failed(SMPError)
-}
+/// The central (initiator) side of LE pairing with passkey entry, LE Secure Connections or
+/// legacy, as a pure state machine: PDUs and encryption changes in, actions out. No I/O and no
+/// clock of its own (SMP's 30 s transaction timeout belongs to the connection); randomness,
+/// the P-256 key and the time stamped on the bond are injectable for tests.
+///
+/// The connection calls `start()`, then feeds every channel-6 payload to `handle(pdu:)` and
+/// the link's Encryption Change to `encryptionChanged(status:enabled:)`, carrying out the
+/// returned actions in order until `.completed` or `.failed`. All keys in actions and the
+/// bond are least significant byte first (see `SMPCrypto`).
+public struct SMPInitiator: Sendable {
+    /// `count` random bytes.
+    public typealias RandomSource = @Sendable (_ count: Int) -> [UInt8]
 
-/// How this side pairs.
-public struct SMPConfig: Sendable {
-    /// 0...999999, entered as the radio's PIN.
-    public var passkey: UInt32
-    /// KeyboardOnly: this side types the PIN the radio shows (never numeric comparison).
-    public var ioCapability: UInt8 = PairingFeatures.IO.keyboardOnly
-    public var bonding = true
-    public var allowSecureConnections = true
-    public var allowLegacy = true
-    public var maxKeySize: UInt8 = 16
-    /// This host's identity (IRK, address), sent when the radio accepts it.
-    public var localIdentity: (irk: [UInt8], address: BDAddress)?
+    /// Where pairing stands.
+    public enum State: Equatable, Sendable, CustomStringConvertible {
+        case idle
+        case awaitingPairingResponse
+        case awaitingPublicKey
+        /// LE Secure Connections passkey rounds 0...19 (one per passkey bit).
+        case awaitingConfirm(round: Int)
+        case awaitingRandom(round: Int)
+        case awaitingDHKeyCheck
+        case awaitingLegacyConfirm
+        case awaitingLegacyRandom
+        case awaitingEncryption
+        case awaitingKeys
+        case completed
+        case failed
 
-    public init(passkey: UInt32) { self.passkey = passkey }
-}
-
-/// The initiator (central) side of LE pairing with passkey entry, LE Secure Connections or
-/// legacy, as a pure state machine: PDUs and encryption changes in, actions out. No I/O, no
-/// clock (SMP's 30 s timeout belongs to the connection), randomness injectable for tests.
-public struct SMPInitiator {
-    public typealias Random = @Sendable (Int) -> [UInt8]
-
-    enum Step: Equatable {
-        case idle, features, publicKey, scConfirm(Int), scRandom(Int), dhKeyCheck
-        case legacyConfirm, legacyRandom, encrypting, distribution, done, failed
+        public var description: String {
+            switch self {
+            case .idle: "not pairing"
+            case .awaitingPairingResponse: "waiting for the Pairing Response"
+            case .awaitingPublicKey: "waiting for the Pairing Public Key"
+            case let .awaitingConfirm(round): "waiting for the Pairing Confirm of passkey round \(round + 1) of 20"
+            case let .awaitingRandom(round): "waiting for the Pairing Random of passkey round \(round + 1) of 20"
+            case .awaitingDHKeyCheck: "waiting for the DHKey Check"
+            case .awaitingLegacyConfirm: "waiting for the Pairing Confirm"
+            case .awaitingLegacyRandom: "waiting for the Pairing Random"
+            case .awaitingEncryption: "waiting for the link to be encrypted"
+            case .awaitingKeys: "receiving the radio's keys"
+            case .completed: "paired"
+            case .failed: "after pairing failed"
+            }
+        }
     }
 
-    private(set) var step = Step.idle
+    public private(set) var state = State.idle
+    /// Before `start()` (or never started).
+    public var isIdle: Bool { state == .idle }
+    /// Completed or failed: nothing more will come out.
+    public var isFinished: Bool { state == .completed || state == .failed }
+    /// The association model, once the Pairing Response has been accepted.
+    public private(set) var association: SMPAssociation?
+
     private let config: SMPConfig
     private let local: BDAddress
     private let peer: BDAddress
-    private let random: Random
-    private let privateKey: P256.KeyAgreement.PrivateKey
-    private var request = PairingFeatures(ioCapability: 0, authReq: 0, initiatorKeys: 0, responderKeys: 0)
-    private var response = PairingFeatures(ioCapability: 0, authReq: 0, initiatorKeys: 0, responderKeys: 0)
+    private let random: RandomSource
+    private let now: @Sendable () -> Date
+    private var keyPair: SMPKeyPair?
+    private var request = PairingFeatures(ioCapability: .keyboardOnly, authReq: [], initiatorKeys: [], responderKeys: [])
+    private var response = PairingFeatures(ioCapability: .keyboardOnly, authReq: [], initiatorKeys: [], responderKeys: [])
+    private var requestPDU: [UInt8] = [], responsePDU: [UInt8] = []
     private var secureConnections = false
     private var keySize: UInt8 = 16
-    // LE Secure Connections values, most significant byte first.
+    private var initiatorKeys: PairingFeatures.KeyDistribution = [], responderKeys: PairingFeatures.KeyDistribution = []
+    // Pairing values, least significant byte first.
     private var ownX: [UInt8] = [], peerX: [UInt8] = [], dhKey: [UInt8] = []
     private var ownNonce: [UInt8] = [], peerNonce: [UInt8] = [], peerConfirm: [UInt8] = []
     private var macKey: [UInt8] = [], ltk: [UInt8] = []
-    // Legacy.
-    private var tk: [UInt8] = []
-    // Keys distributed by the radio.
-    private var expectedKeys: UInt8 = 0
+    /// Key PDUs still to come from the radio, in the order the specification gives (3.6.1).
+    private var pendingKeys: [UInt8] = []
     private var bond: SMPBond?
 
-    public init(config: SMPConfig, local: BDAddress, peer: BDAddress,
-                random: @escaping Random = { count in (0..<count).map { _ in UInt8.random(in: 0...255) } },
-                privateKey: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey()) {
+    /// `local` and `peer` are the addresses (with types) of this connection: the initiator's
+    /// own address as the controller uses it, and the radio's. `privateKey` is generated when
+    /// nil; `now` stamps the bond.
+    public init(config: SMPConfig, local: BDAddress, peer: BDAddress, random: @escaping RandomSource = SMPInitiator.systemRandom,
+                privateKey: P256.KeyAgreement.PrivateKey? = nil, now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.config = config
         self.local = local
         self.peer = peer
         self.random = random
-        self.privateKey = privateKey
+        self.now = now
+        keyPair = privateKey.map(SMPKeyPair.init)
     }
 
-    public var isFinished: Bool { step == .done || step == .failed }
+    /// Random bytes from the system's cryptographically secure generator.
+    public static let systemRandom: RandomSource = { count in
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
 
-    /// Sends the Pairing Request.
+    /// The AuthReq of a Security Request, nil when `pdu` is not a well-formed one. The radio
+    /// sends it (for example after refusing access) to ask the central to secure the link:
+    /// encrypt with a stored bond, or `start()` pairing. `handle(pdu:)` ignores it.
+    public static func securityRequest(in pdu: [UInt8]) -> PairingFeatures.AuthReq? {
+        guard pdu.first == SMPPDU.Code.securityRequest else { return nil }
+        do {
+            if case let .securityRequest(auth) = try SMPPDU(pdu) { return auth }
+        } catch {
+            return nil  // a Security Request of the wrong length asks for nothing
+        }
+        return nil
+    }
+
+    // MARK: Inputs
+
+    /// Sends the Pairing Request. A configuration that cannot pair fails at once.
     public mutating func start() -> [SMPAction] {
-        guard step == .idle else { return [] }
-        guard config.passkey <= 999_999 else { return fail(.invalidPasskey(config.passkey), send: nil) }
-        var auth = PairingFeatures.Auth.mitm
-        if config.bonding { auth |= PairingFeatures.Auth.bonding }
-        if config.allowSecureConnections { auth |= PairingFeatures.Auth.secureConnections }
+        guard state == .idle else { return [] }
+        if let problem = config.problem() {
+            state = .failed
+            return [.failed(problem)]
+        }
+        var auth: PairingFeatures.AuthReq = [.mitm]
+        if config.bonding { auth.insert(.bonding) }
+        if config.allowSecureConnections { auth.insert(.secureConnections) }
+        var ours: PairingFeatures.KeyDistribution = []
+        var theirs: PairingFeatures.KeyDistribution = []
+        if config.bonding {
+            // Legacy keys go both ways (see `sendOwnKeys`); LE Secure Connections ignores EncKey.
+            if config.allowLegacy { ours.insert(.encKey) }
+            if config.localIdentity != nil { ours.insert(.idKey) }
+            theirs = [.encKey, .idKey]
+        }
         request = PairingFeatures(ioCapability: config.ioCapability, authReq: auth, maxKeySize: config.maxKeySize,
-                                  initiatorKeys: config.bonding ? PairingFeatures.Keys.encKey | (config.localIdentity != nil ? PairingFeatures.Keys.idKey : 0) : 0,
-                                  responderKeys: config.bonding ? PairingFeatures.Keys.encKey | PairingFeatures.Keys.idKey : 0)
-        step = .features
-        return [.send(SMPPDU.pairingRequest(request).bytes)]
+                                  initiatorKeys: ours, responderKeys: theirs)
+        requestPDU = SMPPDU.pairingRequest(request).bytes
+        state = .awaitingPairingResponse
+        return [.send(requestPDU)]
     }
 
-    /// One PDU from the radio.
+    /// One payload from L2CAP channel 6. Before `start()` only a Security Request or Pairing
+    /// Failed is quietly ignored; anything else is answered with Pairing Failed (the state
+    /// stays idle). After completion or failure everything is ignored.
     public mutating func handle(pdu bytes: [UInt8]) -> [SMPAction] {
         if isFinished { return [] }
         let pdu: SMPPDU
         do {
             pdu = try SMPPDU(bytes)
         } catch {
-            return fail(error, send: .invalidParameters)
+            if state == .idle { return [.send(SMPPDU.pairingFailed(error.reason).bytes)] }
+            return fail(Abort(.malformed(peer: peer, error), send: error.reason))
         }
-        if case let .pairingFailed(reason) = pdu {
-            step = .failed
+        switch pdu {
+        case let .pairingFailed(reason):
+            if state == .idle { return [] }
+            state = .failed
             return [.failed(reason == .confirmValueFailed ? .wrongPasskey(peer: peer) : .peerFailed(peer: peer, reason))]
-        }
-        switch (step, pdu) {
-        case (_, .securityRequest), (_, .keypressNotification):
-            return []  // already pairing; a keypress changes nothing for the side typing
-        case let (.features, .pairingResponse(features)):
-            return featuresExchanged(features)
-        case let (.publicKey, .pairingPublicKey(x, y)):
-            return publicKeyReceived(x: x, y: y)
-        case let (.scConfirm(round), .pairingConfirm(value)):
-            peerConfirm = value.reversed()
-            step = .scRandom(round)
-            return [.send(SMPPDU.pairingRandom(ownNonce.reversed()).bytes)]
-        case let (.scRandom(round), .pairingRandom(value)):
-            return scRandomReceived(round: round, nonce: value.reversed())
-        case let (.dhKeyCheck, .dhKeyCheck(value)):
-            return dhKeyCheckReceived(value.reversed())
-        case let (.legacyConfirm, .pairingConfirm(value)):
-            peerConfirm = value.reversed()
-            step = .legacyRandom
-            return [.send(SMPPDU.pairingRandom(ownNonce.reversed()).bytes)]
-        case let (.legacyRandom, .pairingRandom(value)):
-            return legacyRandomReceived(value.reversed())
-        case (.distribution, _):
-            return keyReceived(pdu)
+        case .securityRequest, .keypressNotification:
+            // Idle: the connection decides (`securityRequest(in:)`). Pairing: already under way;
+            // keypresses only inform the side that displays.
+            return []
         default:
-            return fail(.unexpected(peer: peer, code: bytes[0], step: "\(step)"), send: .unspecifiedReason)
+            if state == .idle { return [.send(SMPPDU.pairingFailed(.unspecifiedReason).bytes)] }
+        }
+        do throws(Abort) {
+            return try step(pdu, bytes)
+        } catch {
+            return fail(error)
         }
     }
 
-    /// The link's Encryption Change (or Key Refresh) while pairing.
+    /// The link's Encryption Change event. Only the one that pairing asked for (after
+    /// `.startEncryption`) matters; others (a key refresh, a re-encryption) are ignored.
     public mutating func encryptionChanged(status: UInt8, enabled: Bool) -> [SMPAction] {
-        guard step == .encrypting else { return [] }
+        guard state == .awaitingEncryption else { return [] }
         guard status == HCIStatus.success, enabled else {
-            step = .failed
+            state = .failed
             return [.failed(.encryptionFailed(peer: peer, status: status))]
         }
-        step = .distribution
-        return keyReceived(nil)
+        // The responder distributes first, in this order; then the initiator (3.6.1).
+        if !secureConnections && responderKeys.contains(.encKey) {
+            pendingKeys += [SMPPDU.Code.encryptionInformation, SMPPDU.Code.centralIdentification]
+        }
+        if responderKeys.contains(.idKey) { pendingKeys += [SMPPDU.Code.identityInformation, SMPPDU.Code.identityAddressInformation] }
+        if responderKeys.contains(.signKey) { pendingKeys.append(SMPPDU.Code.signingInformation) }
+        state = .awaitingKeys
+        guard pendingKeys.isEmpty else { return [] }
+        do throws(Abort) {
+            return try sendOwnKeys()
+        } catch {
+            return fail(error)
+        }
     }
 
     // MARK: Steps
 
-    private mutating func featuresExchanged(_ features: PairingFeatures) -> [SMPAction] {
+    /// `bytes` is the PDU as received (c1 hashes the Pairing Response exactly so).
+    private mutating func step(_ pdu: SMPPDU, _ bytes: [UInt8]) throws(Abort) -> [SMPAction] {
+        switch (state, pdu) {
+        case let (.awaitingPairingResponse, .pairingResponse(features)):
+            return try responseReceived(features, bytes)
+        case let (.awaitingPublicKey, .pairingPublicKey(x, y)):
+            return try publicKeyReceived(x: x, y: y)
+        case let (.awaitingConfirm(round), .pairingConfirm(value)):
+            peerConfirm = value
+            state = .awaitingRandom(round: round)
+            return [.send(SMPPDU.pairingRandom(ownNonce).bytes)]
+        case let (.awaitingRandom(round), .pairingRandom(value)):
+            return try scRandomReceived(round: round, nonce: value)
+        case let (.awaitingDHKeyCheck, .dhKeyCheck(value)):
+            return try dhKeyCheckReceived(value)
+        case let (.awaitingLegacyConfirm, .pairingConfirm(value)):
+            peerConfirm = value
+            state = .awaitingLegacyRandom
+            return [.send(SMPPDU.pairingRandom(ownNonce).bytes)]
+        case let (.awaitingLegacyRandom, .pairingRandom(value)):
+            return try legacyRandomReceived(value)
+        case (.awaitingKeys, _):
+            return try keyReceived(pdu)
+        default:
+            throw Abort(.unexpected(peer: peer, code: pdu.code, step: state.description), send: .unspecifiedReason)
+        }
+    }
+
+    private mutating func responseReceived(_ features: PairingFeatures, _ bytes: [UInt8]) throws(Abort) -> [SMPAction] {
         response = features
+        responsePDU = bytes
+        guard features.maxKeySize >= 7 else {
+            throw Abort(.keySizeRefused(peer: peer, size: features.maxKeySize), send: .encryptionKeySize)
+        }
+        guard features.maxKeySize <= 16 else {
+            throw Abort(.keySizeRefused(peer: peer, size: features.maxKeySize), send: .invalidParameters)
+        }
         keySize = min(request.maxKeySize, features.maxKeySize)
-        guard keySize >= 7 else { return fail(.keyTooShort(peer: peer, size: features.maxKeySize), send: .encryptionKeySize) }
-        // Passkey entry needs MITM on either side and an IO pair where someone can type.
-        let mitm = (request.authReq | features.authReq) & PairingFeatures.Auth.mitm != 0
-        guard mitm, features.ioCapability != PairingFeatures.IO.noInputNoOutput else {
-            return fail(.justWorksRefused(peer: peer), send: .authenticationRequirements)
+        secureConnections = request.authReq.contains(.secureConnections) && features.authReq.contains(.secureConnections)
+        guard secureConnections || config.allowLegacy else { throw Abort(.legacyRefused(peer: peer), send: .authenticationRequirements) }
+        let model = SMPAssociation.select(initiator: request, responder: features, secureConnections: secureConnections)
+        switch model {
+        case .passkeyEntry: break
+        case .justWorks:
+            throw Abort(.justWorksRefused(peer: peer, peerIO: features.ioCapability), send: .authenticationRequirements)
+        case .numericComparison:
+            throw Abort(.numericComparisonUnsupported(peer: peer), send: .authenticationRequirements)
+        case .outOfBand:
+            throw Abort(.outOfBandUnsupported(peer: peer), send: .oobNotAvailable)
         }
-        secureConnections = config.allowSecureConnections && features.authReq & PairingFeatures.Auth.secureConnections != 0
-        if !secureConnections && !config.allowLegacy { return fail(.peerFailed(peer: peer, .authenticationRequirements), send: .authenticationRequirements) }
+        association = model
+        // A responder may only drop keys from the request, never add.
+        initiatorKeys = request.initiatorKeys.intersection(features.initiatorKeys)
+        responderKeys = request.responderKeys.intersection(features.responderKeys)
         if secureConnections {
-            let raw = Array(privateKey.publicKey.rawRepresentation)
-            ownX = Array(raw[0..<32])
-            step = .publicKey
-            return [.send(SMPPDU.pairingPublicKey(x: ownX.reversed(), y: Array(raw[32...]).reversed()).bytes)]
+            let pair = keyPair ?? SMPKeyPair()
+            keyPair = pair
+            ownX = pair.x
+            state = .awaitingPublicKey
+            return [.send(SMPPDU.pairingPublicKey(x: pair.x, y: pair.y).bytes)]
         }
-        tk = passkeyBlock
-        ownNonce = random(16)
-        let confirm = SMPCrypto.c1(tk, ownNonce, preq: SMPPDU.pairingRequest(request).bytes, pres: SMPPDU.pairingResponse(response).bytes,
-                                   iat: local.kind.rawValue, rat: peer.kind.rawValue, ia: local.bytes, ra: peer.bytes)
-        step = .legacyConfirm
-        return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
+        ownNonce = try nonce()
+        let confirm = try Self.crypto { () throws(SMPCryptoError) in
+            try SMPCrypto.c1(passkeyBlock, ownNonce, preq: requestPDU, pres: responsePDU, initiator: local, responder: peer)
+        }
+        state = .awaitingLegacyConfirm
+        return [.send(SMPPDU.pairingConfirm(confirm).bytes)]
     }
 
-    private mutating func publicKeyReceived(x: [UInt8], y: [UInt8]) -> [SMPAction] {
-        peerX = x.reversed()
-        let shared: [UInt8]
+    private mutating func publicKeyReceived(x: [UInt8], y: [UInt8]) throws(Abort) -> [SMPAction] {
+        guard let pair = keyPair else { throw Abort(.internalFailure("no local key pair"), send: .unspecifiedReason) }
+        // Our own key reflected back would let the radio's side skip knowing the passkey bits.
+        guard x != pair.x || y != pair.y else { throw Abort(.invalidPublicKey(peer: peer), send: .dhKeyCheckFailed) }
         do {
-            let key = try P256.KeyAgreement.PublicKey(rawRepresentation: peerX + y.reversed())
-            shared = try privateKey.sharedSecretFromKeyAgreement(with: key).withUnsafeBytes { Array($0) }
+            dhKey = try pair.dhKey(peerX: x, peerY: y)
         } catch {
-            return fail(.invalidPublicKey(peer: peer), send: .dhKeyCheckFailed)
+            switch error {
+            case .notOnCurve: throw Abort(.invalidPublicKey(peer: peer), send: .dhKeyCheckFailed)
+            case let .agreementFailed(why): throw Abort(.internalFailure("ECDH: \(why)"), send: .unspecifiedReason)
+            }
         }
-        dhKey = shared
-        return scConfirm(round: 0)
+        peerX = x
+        return try scConfirm(round: 0)
     }
 
-    /// Round `round` of 20: commit to bit `round` of the passkey.
-    private mutating func scConfirm(round: Int) -> [SMPAction] {
-        ownNonce = random(16)
-        let confirm = SMPCrypto.f4(ownX, peerX, ownNonce, passkeyBit(round))
-        step = .scConfirm(round)
-        return [.send(SMPPDU.pairingConfirm(confirm.reversed()).bytes)]
+    /// Round `round` of 20: commit to bit `round` of the passkey (least significant first).
+    private mutating func scConfirm(round: Int) throws(Abort) -> [SMPAction] {
+        ownNonce = try nonce()
+        let confirm = try Self.crypto { () throws(SMPCryptoError) in try SMPCrypto.f4(ownX, peerX, ownNonce, passkeyBit(round)) }
+        state = .awaitingConfirm(round: round)
+        return [.send(SMPPDU.pairingConfirm(confirm).bytes)]
     }
 
-    private mutating func scRandomReceived(round: Int, nonce: [UInt8]) -> [SMPAction] {
-        guard SMPCrypto.f4(peerX, ownX, nonce, passkeyBit(round)) == peerConfirm else {
-            return fail(.peerConfirmMismatch(peer: peer), send: .confirmValueFailed)
-        }
+    private mutating func scRandomReceived(round: Int, nonce: [UInt8]) throws(Abort) -> [SMPAction] {
+        let expected = try Self.crypto { () throws(SMPCryptoError) in try SMPCrypto.f4(peerX, ownX, nonce, passkeyBit(round)) }
+        guard expected == peerConfirm else { throw Abort(.peerConfirmMismatch(peer: peer), send: .confirmValueFailed) }
         peerNonce = nonce
-        if round < 19 { return scConfirm(round: round + 1) }
-        let a = [local.kind.rawValue] + local.bytes, b = [peer.kind.rawValue] + peer.bytes
-        (macKey, ltk) = SMPCrypto.f5(dhKey, ownNonce, peerNonce, a, b)
-        let ea = SMPCrypto.f6(macKey, ownNonce, peerNonce, passkeyBlock, request.ioCap, a, b)
-        step = .dhKeyCheck
-        return [.send(SMPPDU.dhKeyCheck(ea.reversed()).bytes)]
+        if round < 19 { return try scConfirm(round: round + 1) }
+        let (keys, check) = try Self.crypto { () throws(SMPCryptoError) in
+            let keys = try SMPCrypto.f5(dhKey, ownNonce, peerNonce, local, peer)
+            return (keys, try SMPCrypto.f6(keys.macKey, ownNonce, peerNonce, passkeyBlock, request.ioCap, local, peer))
+        }
+        (macKey, ltk) = keys
+        state = .awaitingDHKeyCheck
+        return [.send(SMPPDU.dhKeyCheck(check).bytes)]
     }
 
-    private mutating func dhKeyCheckReceived(_ eb: [UInt8]) -> [SMPAction] {
-        let a = [local.kind.rawValue] + local.bytes, b = [peer.kind.rawValue] + peer.bytes
-        guard SMPCrypto.f6(macKey, peerNonce, ownNonce, passkeyBlock, response.ioCap, b, a) == eb else {
-            return fail(.dhKeyCheckFailed(peer: peer), send: .dhKeyCheckFailed)
+    private mutating func dhKeyCheckReceived(_ value: [UInt8]) throws(Abort) -> [SMPAction] {
+        let expected = try Self.crypto { () throws(SMPCryptoError) in
+            try SMPCrypto.f6(macKey, peerNonce, ownNonce, passkeyBlock, response.ioCap, peer, local)
         }
-        let key = Array(masked(ltk).reversed())
-        bond = SMPBond(peer: peer, ltk: key, ediv: 0, rand: 0, keySize: keySize, authenticated: true, secureConnections: true)
-        step = .encrypting
+        guard expected == value else { throw Abort(.dhKeyCheckFailed(peer: peer), send: .dhKeyCheckFailed) }
+        let key = masked(ltk)
+        bond = SMPBond(peer: peer, ltk: key, ediv: 0, rand: 0, keySize: keySize, authenticated: true, secureConnections: true, pairedAt: now())
+        state = .awaitingEncryption
         return [.startEncryption(ltk: key, ediv: 0, rand: 0)]
     }
 
-    private mutating func legacyRandomReceived(_ peerRandom: [UInt8]) -> [SMPAction] {
-        let expected = SMPCrypto.c1(tk, peerRandom, preq: SMPPDU.pairingRequest(request).bytes, pres: SMPPDU.pairingResponse(response).bytes,
-                                    iat: local.kind.rawValue, rat: peer.kind.rawValue, ia: local.bytes, ra: peer.bytes)
-        guard expected == peerConfirm else { return fail(.peerConfirmMismatch(peer: peer), send: .confirmValueFailed) }
-        let stk = Array(masked(SMPCrypto.s1(tk, peerRandom, ownNonce)).reversed())
-        // The STK only secures this connection; the radio's distributed LTK is the bond.
-        bond = SMPBond(peer: peer, ltk: [], ediv: 0, rand: 0, keySize: keySize, authenticated: true, secureConnections: false)
-        step = .encrypting
-        return [.startEncryption(ltk: stk, ediv: 0, rand: 0)]
+    private mutating func legacyRandomReceived(_ peerRandom: [UInt8]) throws(Abort) -> [SMPAction] {
+        let stk = try Self.crypto { () throws(SMPCryptoError) -> [UInt8]? in
+            let expected = try SMPCrypto.c1(passkeyBlock, peerRandom, preq: requestPDU, pres: responsePDU, initiator: local, responder: peer)
+            guard expected == peerConfirm else { return nil }
+            return try SMPCrypto.s1(passkeyBlock, peerRandom, ownNonce)
+        }
+        guard let stk else { throw Abort(.peerConfirmMismatch(peer: peer), send: .confirmValueFailed) }
+        // The STK secures this connection only; the LTK the radio distributes is the bond.
+        bond = SMPBond(peer: peer, ltk: [], ediv: 0, rand: 0, keySize: keySize, authenticated: true, secureConnections: false, pairedAt: now())
+        state = .awaitingEncryption
+        return [.startEncryption(ltk: masked(stk), ediv: 0, rand: 0)]
     }
 
-    /// Collects the radio's keys (nil: nothing received yet); when all have come, sends ours.
-    private mutating func keyReceived(_ pdu: SMPPDU?) -> [SMPAction] {
-        if pdu == nil {
-            expectedKeys = request.responderKeys & response.responderKeys
-            // LE Secure Connections derives the LTK on both sides; none is distributed.
-            if secureConnections { expectedKeys &= ~PairingFeatures.Keys.encKey }
+    /// One of the radio's keys, which must come in the order of `pendingKeys`.
+    private mutating func keyReceived(_ pdu: SMPPDU) throws(Abort) -> [SMPAction] {
+        guard let next = pendingKeys.first, pdu.code == next else {
+            let step = pendingKeys.first.flatMap(SMPPDU.name(of:)).map { "waiting for its \($0)" } ?? "no more keys were due"
+            throw Abort(.unexpected(peer: peer, code: pdu.code, step: step), send: .unspecifiedReason)
         }
+        pendingKeys.removeFirst()
         switch pdu {
-        case nil: break
-        case let .encryptionInformation(key)? where !secureConnections:
-            bond?.ltk = key
-        case let .centralIdentification(ediv, rand)? where !secureConnections:
+        case let .encryptionInformation(key): bond?.ltk = key
+        case let .centralIdentification(ediv, rand):
             bond?.ediv = ediv
             bond?.rand = rand
-            expectedKeys &= ~PairingFeatures.Keys.encKey
-        case let .identityInformation(irk)?:
-            bond?.peerIRK = irk
-        case let .identityAddressInformation(address)?:
-            bond?.peerIdentity = address.description
-            expectedKeys &= ~PairingFeatures.Keys.idKey
-        case .signingInformation?:
-            expectedKeys &= ~PairingFeatures.Keys.signKey
-        case let other?:
-            return fail(.unexpected(peer: peer, code: other.bytes[0], step: "receiving keys"), send: .unspecifiedReason)
+        case let .identityInformation(irk): bond?.peerIRK = irk
+        case let .identityAddressInformation(address): bond?.setPeerIdentity(address)
+        case let .signingInformation(csrk): bond?.peerCSRK = csrk
+        default: break  // `pendingKeys` holds key codes only
         }
-        guard expectedKeys == 0, let bond else { return [] }
+        guard pendingKeys.isEmpty else { return [] }
+        return try sendOwnKeys()
+    }
+
+    /// Sends the keys this host announced, in the specification's order, and completes.
+    private mutating func sendOwnKeys() throws(Abort) -> [SMPAction] {
+        guard var bond else { throw Abort(.internalFailure("no bond to complete"), send: .unspecifiedReason) }
         var actions: [SMPAction] = []
-        let ours = request.initiatorKeys & response.initiatorKeys
-        if !secureConnections && ours & PairingFeatures.Keys.encKey != 0 {
-            // Legacy: ours are the radio's own LTK, EDIV and Rand handed back. The spec has the
-            // radio look its key up by EDIV and Rand; some stacks instead answer with the key the
-            // central distributed. With the same values both ways, either finds the same key.
-            let (key, ediv, rand) = bond.ltk.count == 16 ? (bond.ltk, bond.ediv, bond.rand)
-                : (random(16), UInt16(random(2).reduce(0) { $0 << 8 | UInt16($1) }), random(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        if !secureConnections && initiatorKeys.contains(.encKey) {
+            // Ours is only used if the radio ever connects to us as a central, which a MeshCore
+            // radio never does. We hand back the radio's own LTK, EDIV and Rand: some stacks
+            // (Bumble's, which the tests use) answer a later encryption as peripheral with the
+            // key the central distributed instead of their own, and with equal keys both
+            // lookups agree. A radio that sent no LTK gets a fresh random one.
+            let (key, ediv, rand): ([UInt8], UInt16, UInt64)
+            if bond.ltk.count == 16 {
+                (key, ediv, rand) = (bond.ltk, bond.ediv, bond.rand)
+            } else {
+                let fresh = try nonce(16 + 2 + 8)
+                key = masked(Array(fresh[0..<16]))
+                ediv = UInt16(fresh[16]) | UInt16(fresh[17]) << 8
+                rand = fresh[18...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            }
             actions.append(.send(SMPPDU.encryptionInformation(ltk: key).bytes))
             actions.append(.send(SMPPDU.centralIdentification(ediv: ediv, rand: rand).bytes))
+            (bond.localLTK, bond.localEDIV, bond.localRand) = (key, ediv, rand)
         }
-        if ours & PairingFeatures.Keys.idKey != 0, let identity = config.localIdentity {
-            actions.append(.send(SMPPDU.identityInformation(irk: identity.irk.reversed()).bytes))
+        if initiatorKeys.contains(.idKey), let identity = config.localIdentity {
+            actions.append(.send(SMPPDU.identityInformation(irk: identity.irk).bytes))
             actions.append(.send(SMPPDU.identityAddressInformation(identity.address).bytes))
+            bond.setLocalIdentity(irk: identity.irk, address: identity.address)
         }
-        step = .done
+        self.bond = bond
+        state = .completed
         actions.append(.completed(bond))
         return actions
     }
 
     // MARK: Helpers
 
-    /// The passkey as a 128-bit value (TK, and r in f6).
+    /// The passkey as a 128-bit value (TK, and r in f6), least significant byte first.
     private var passkeyBlock: [UInt8] {
-        [UInt8](repeating: 0, count: 12) + [24, 16, 8, 0].map { UInt8((config.passkey >> $0) & 0xFF) }
+        [0, 8, 16, 24].map { UInt8((config.passkey >> $0) & 0xFF) } + [UInt8](repeating: 0, count: 12)
     }
 
+    /// f4's Z for a passkey round: 0x80 | bit `round` of the passkey.
     private func passkeyBit(_ round: Int) -> UInt8 { 0x80 | UInt8((config.passkey >> UInt32(round)) & 1) }
 
-    /// A key shortened to the agreed size (its most significant bytes zeroed).
+    /// A key shortened to the agreed size: its most significant bytes (the last ones) zeroed.
     private func masked(_ key: [UInt8]) -> [UInt8] {
-        [UInt8](repeating: 0, count: 16 - Int(keySize)) + key[(16 - Int(keySize))...]
+        Array(key.prefix(Int(keySize))) + [UInt8](repeating: 0, count: max(0, 16 - Int(keySize)))
     }
 
-    private mutating func fail(_ error: SMPError, send reason: SMPFailure?) -> [SMPAction] {
-        step = .failed
+    private func nonce(_ count: Int = 16) throws(Abort) -> [UInt8] {
+        let bytes = random(count)
+        guard bytes.count == count else {
+            throw Abort(.internalFailure("the random source gave \(bytes.count) bytes instead of \(count)"), send: .unspecifiedReason)
+        }
+        return bytes
+    }
+
+    private static func crypto<T>(_ body: () throws(SMPCryptoError) -> T) throws(Abort) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Abort(.internalFailure(error.description), send: .unspecifiedReason)
+        }
+    }
+
+    private mutating func fail(_ abort: Abort) -> [SMPAction] {
+        state = .failed
         var actions: [SMPAction] = []
-        if let reason { actions.append(.send(SMPPDU.pairingFailed(reason).bytes)) }
-        actions.append(.failed(error))
+        if let reason = abort.reason { actions.append(.send(SMPPDU.pairingFailed(reason).bytes)) }
+        actions.append(.failed(abort.error))
         return actions
+    }
+
+    /// Ends pairing: the error for the connection and the reason owed to the radio.
+    struct Abort: Error {
+        let error: SMPError
+        let reason: SMPFailure?
+        init(_ error: SMPError, send reason: SMPFailure?) {
+            self.error = error
+            self.reason = reason
+        }
     }
 }

@@ -1,21 +1,30 @@
-/// SMP commands on L2CAP channel 6 (Core Vol 3 Part H 3.5, 3.6). Multi-byte values are kept
-/// as sent: least significant byte first.
+/// SMP commands on L2CAP channel 6 (Core Vol 3 Part H 3.3–3.6), typed. Keys, nonces, confirm
+/// and check values and public key coordinates are kept as sent: least significant byte first.
 public enum SMPPDU: Equatable, Sendable {
     case pairingRequest(PairingFeatures)
     case pairingResponse(PairingFeatures)
+    /// 16 bytes.
     case pairingConfirm([UInt8])
+    /// 16 bytes.
     case pairingRandom([UInt8])
     case pairingFailed(SMPFailure)
+    /// The LTK (16 bytes).
     case encryptionInformation(ltk: [UInt8])
     case centralIdentification(ediv: UInt16, rand: UInt64)
+    /// The IRK (16 bytes).
     case identityInformation(irk: [UInt8])
+    /// The identity address (public or random static) and its type.
     case identityAddressInformation(BDAddress)
+    /// The CSRK (16 bytes).
     case signingInformation(csrk: [UInt8])
-    case securityRequest(authReq: UInt8)
+    case securityRequest(PairingFeatures.AuthReq)
+    /// X and Y, 32 bytes each.
     case pairingPublicKey(x: [UInt8], y: [UInt8])
+    /// 16 bytes.
     case dhKeyCheck([UInt8])
-    case keypressNotification(UInt8)
+    case keypressNotification(SMPKeypress)
 
+    /// Command codes (Core Vol 3 Part H 3.3, Table 3.3).
     public enum Code {
         public static let pairingRequest: UInt8 = 0x01
         public static let pairingResponse: UInt8 = 0x02
@@ -33,136 +42,152 @@ public enum SMPPDU: Equatable, Sendable {
         public static let keypressNotification: UInt8 = 0x0E
     }
 
-    public var bytes: [UInt8] {
+    /// The specification's name for a command code, nil when the code is not one.
+    public static func name(of code: UInt8) -> String? {
+        switch code {
+        case Code.pairingRequest: "Pairing Request"
+        case Code.pairingResponse: "Pairing Response"
+        case Code.pairingConfirm: "Pairing Confirm"
+        case Code.pairingRandom: "Pairing Random"
+        case Code.pairingFailed: "Pairing Failed"
+        case Code.encryptionInformation: "Encryption Information"
+        case Code.centralIdentification: "Central Identification"
+        case Code.identityInformation: "Identity Information"
+        case Code.identityAddressInformation: "Identity Address Information"
+        case Code.signingInformation: "Signing Information"
+        case Code.securityRequest: "Security Request"
+        case Code.pairingPublicKey: "Pairing Public Key"
+        case Code.dhKeyCheck: "Pairing DHKey Check"
+        case Code.keypressNotification: "Keypress Notification"
+        default: nil
+        }
+    }
+
+    /// Parameter bytes after the code, for every command (each has a fixed length).
+    static func parameterLength(of code: UInt8) -> Int? {
+        switch code {
+        case Code.pairingRequest, Code.pairingResponse: 6
+        case Code.pairingConfirm, Code.pairingRandom, Code.encryptionInformation, Code.identityInformation,
+             Code.signingInformation, Code.dhKeyCheck: 16
+        case Code.pairingFailed, Code.securityRequest, Code.keypressNotification: 1
+        case Code.centralIdentification: 10
+        case Code.identityAddressInformation: 7
+        case Code.pairingPublicKey: 64
+        default: nil
+        }
+    }
+
+    public var code: UInt8 {
         switch self {
-        case let .pairingRequest(f): return [Code.pairingRequest] + f.bytes
-        case let .pairingResponse(f): return [Code.pairingResponse] + f.bytes
-        case let .pairingConfirm(v): return [Code.pairingConfirm] + v
-        case let .pairingRandom(v): return [Code.pairingRandom] + v
-        case let .pairingFailed(reason): return [Code.pairingFailed, reason.rawValue]
-        case let .encryptionInformation(ltk): return [Code.encryptionInformation] + ltk
+        case .pairingRequest: Code.pairingRequest
+        case .pairingResponse: Code.pairingResponse
+        case .pairingConfirm: Code.pairingConfirm
+        case .pairingRandom: Code.pairingRandom
+        case .pairingFailed: Code.pairingFailed
+        case .encryptionInformation: Code.encryptionInformation
+        case .centralIdentification: Code.centralIdentification
+        case .identityInformation: Code.identityInformation
+        case .identityAddressInformation: Code.identityAddressInformation
+        case .signingInformation: Code.signingInformation
+        case .securityRequest: Code.securityRequest
+        case .pairingPublicKey: Code.pairingPublicKey
+        case .dhKeyCheck: Code.dhKeyCheck
+        case .keypressNotification: Code.keypressNotification
+        }
+    }
+
+    /// The PDU as sent on channel 6, code first.
+    public var bytes: [UInt8] {
+        var p = [code]
+        switch self {
+        case let .pairingRequest(f), let .pairingResponse(f): p += f.bytes
+        case let .pairingConfirm(v), let .pairingRandom(v), let .dhKeyCheck(v): p += v
+        case let .pairingFailed(reason): p.append(reason.rawValue)
+        case let .encryptionInformation(key), let .identityInformation(key), let .signingInformation(key): p += key
         case let .centralIdentification(ediv, rand):
-            var p = [Code.centralIdentification]
             p.appendLE(ediv)
             p.appendLE(rand, bytes: 8)
-            return p
-        case let .identityInformation(irk): return [Code.identityInformation] + irk
-        case let .identityAddressInformation(a): return [Code.identityAddressInformation, a.kind.rawValue] + a.littleEndian
-        case let .signingInformation(csrk): return [Code.signingInformation] + csrk
-        case let .securityRequest(auth): return [Code.securityRequest, auth]
-        case let .pairingPublicKey(x, y): return [Code.pairingPublicKey] + x + y
-        case let .dhKeyCheck(v): return [Code.dhKeyCheck] + v
-        case let .keypressNotification(t): return [Code.keypressNotification, t]
+        case let .identityAddressInformation(address): p += [address.kind.rawValue] + address.littleEndian
+        case let .securityRequest(auth): p.append(auth.rawValue)
+        case let .pairingPublicKey(x, y): p += x + y
+        case let .keypressNotification(kind): p.append(kind.rawValue)
         }
+        return p
     }
 
-    /// Decodes a PDU; a wrong length or an unknown code is a typed error naming it.
-    public init(_ bytes: [UInt8]) throws(SMPError) {
-        guard let code = bytes.first else { throw SMPError.malformed("an empty SMP PDU") }
+    /// Decodes one PDU. An empty PDU, an unknown code, a wrong length or a reserved value is an
+    /// `SMPPDUError` naming the PDU and the problem.
+    public init(_ bytes: [UInt8]) throws(SMPPDUError) {
+        guard let code = bytes.first else { throw SMPPDUError(code: nil, problem: .empty) }
+        guard let length = Self.parameterLength(of: code) else { throw SMPPDUError(code: code, problem: .unknownCode) }
         let body = Array(bytes.dropFirst())
-        func need(_ n: Int, _ name: String) throws(SMPError) {
-            guard body.count == n else { throw SMPError.malformed("\(name) of \(body.count + 1) bytes (it has \(n + 1))") }
+        guard body.count == length else {
+            throw SMPPDUError(code: code, problem: .wrongLength(expected: length + 1, actual: bytes.count))
         }
         switch code {
-        case Code.pairingRequest, Code.pairingResponse:
-            try need(6, code == Code.pairingRequest ? "Pairing Request" : "Pairing Response")
-            let f = PairingFeatures(body)
-            self = code == Code.pairingRequest ? .pairingRequest(f) : .pairingResponse(f)
-        case Code.pairingConfirm: try need(16, "Pairing Confirm"); self = .pairingConfirm(body)
-        case Code.pairingRandom: try need(16, "Pairing Random"); self = .pairingRandom(body)
-        case Code.pairingFailed: try need(1, "Pairing Failed"); self = .pairingFailed(SMPFailure(rawValue: body[0]))
-        case Code.encryptionInformation: try need(16, "Encryption Information"); self = .encryptionInformation(ltk: body)
+        case Code.pairingRequest: self = .pairingRequest(try PairingFeatures(body, code: code))
+        case Code.pairingResponse: self = .pairingResponse(try PairingFeatures(body, code: code))
+        case Code.pairingConfirm: self = .pairingConfirm(body)
+        case Code.pairingRandom: self = .pairingRandom(body)
+        case Code.pairingFailed: self = .pairingFailed(SMPFailure(rawValue: body[0]))
+        case Code.encryptionInformation: self = .encryptionInformation(ltk: body)
         case Code.centralIdentification:
-            try need(10, "Central Identification")
             let rand = body[2...].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             self = .centralIdentification(ediv: UInt16(body[0]) | UInt16(body[1]) << 8, rand: rand)
-        case Code.identityInformation: try need(16, "Identity Information"); self = .identityInformation(irk: body)
+        case Code.identityInformation: self = .identityInformation(irk: body)
         case Code.identityAddressInformation:
-            try need(7, "Identity Address Information")
-            self = .identityAddressInformation(BDAddress(littleEndian: body[1...], kind: body[0] == 0 ? .public : .random))
-        case Code.signingInformation: try need(16, "Signing Information"); self = .signingInformation(csrk: body)
-        case Code.securityRequest: try need(1, "Security Request"); self = .securityRequest(authReq: body[0])
-        case Code.pairingPublicKey: try need(64, "Pairing Public Key"); self = .pairingPublicKey(x: Array(body[0..<32]), y: Array(body[32...]))
-        case Code.dhKeyCheck: try need(16, "Pairing DHKey Check"); self = .dhKeyCheck(body)
-        case Code.keypressNotification: try need(1, "Keypress Notification"); self = .keypressNotification(body[0])
-        default: throw SMPError.malformed("unknown SMP code 0x\(String(code, radix: 16))")
+            guard let kind = BDAddress.Kind(rawValue: body[0]) else {
+                throw SMPPDUError(code: code, problem: .reservedValue(field: "address type", value: body[0]))
+            }
+            self = .identityAddressInformation(BDAddress(littleEndian: body[1...], kind: kind))
+        case Code.signingInformation: self = .signingInformation(csrk: body)
+        case Code.securityRequest: self = .securityRequest(PairingFeatures.AuthReq(rawValue: body[0]))
+        case Code.pairingPublicKey: self = .pairingPublicKey(x: Array(body[0..<32]), y: Array(body[32...]))
+        case Code.dhKeyCheck: self = .dhKeyCheck(body)
+        default:
+            guard let kind = SMPKeypress(rawValue: body[0]) else {
+                throw SMPPDUError(code: code, problem: .reservedValue(field: "notification type", value: body[0]))
+            }
+            self = .keypressNotification(kind)
         }
     }
 }
 
-/// The six feature bytes of a Pairing Request or Response.
-public struct PairingFeatures: Equatable, Sendable {
-    public var ioCapability: UInt8
-    public var oobDataPresent: Bool
-    public var authReq: UInt8
-    public var maxKeySize: UInt8
-    public var initiatorKeys: UInt8
-    public var responderKeys: UInt8
-
-    public init(ioCapability: UInt8, oobDataPresent: Bool = false, authReq: UInt8, maxKeySize: UInt8 = 16, initiatorKeys: UInt8, responderKeys: UInt8) {
-        self.ioCapability = ioCapability
-        self.oobDataPresent = oobDataPresent
-        self.authReq = authReq
-        self.maxKeySize = maxKeySize
-        self.initiatorKeys = initiatorKeys
-        self.responderKeys = responderKeys
-    }
-
-    init(_ b: [UInt8]) {
-        self.init(ioCapability: b[0], oobDataPresent: b[1] != 0, authReq: b[2], maxKeySize: b[3], initiatorKeys: b[4], responderKeys: b[5])
-    }
-
-    var bytes: [UInt8] { [ioCapability, oobDataPresent ? 1 : 0, authReq, maxKeySize, initiatorKeys, responderKeys] }
-
-    /// IOcap for f6: AuthReq, OOB flag, IO capability (most significant first).
-    var ioCap: [UInt8] { [authReq, oobDataPresent ? 1 : 0, ioCapability] }
-
-    public enum IO {
-        public static let displayOnly: UInt8 = 0x00
-        public static let displayYesNo: UInt8 = 0x01
-        public static let keyboardOnly: UInt8 = 0x02
-        public static let noInputNoOutput: UInt8 = 0x03
-        public static let keyboardDisplay: UInt8 = 0x04
-    }
-
-    public enum Auth {
-        public static let bonding: UInt8 = 0x01
-        public static let mitm: UInt8 = 0x04
-        public static let secureConnections: UInt8 = 0x08
-        public static let keypress: UInt8 = 0x10
-    }
-
-    public enum Keys {
-        public static let encKey: UInt8 = 0x01
-        public static let idKey: UInt8 = 0x02
-        public static let signKey: UInt8 = 0x04
-    }
+/// Keypress Notification types (Core Vol 3 Part H 3.5.8).
+public enum SMPKeypress: UInt8, Sendable, CaseIterable {
+    case entryStarted = 0, digitEntered = 1, digitErased = 2, cleared = 3, entryCompleted = 4
 }
 
-/// Pairing Failed reasons (Core Vol 3 Part H 3.5.5).
-public struct SMPFailure: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+/// Bytes on channel 6 that are not a valid SMP PDU.
+public struct SMPPDUError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Problem: Equatable, Sendable {
+        case empty
+        case unknownCode
+        /// Lengths of the whole PDU, code included.
+        case wrongLength(expected: Int, actual: Int)
+        case reservedValue(field: String, value: UInt8)
+    }
 
-    public static let passkeyEntryFailed = SMPFailure(rawValue: 0x01)
-    public static let authenticationRequirements = SMPFailure(rawValue: 0x03)
-    public static let confirmValueFailed = SMPFailure(rawValue: 0x04)
-    public static let pairingNotSupported = SMPFailure(rawValue: 0x05)
-    public static let encryptionKeySize = SMPFailure(rawValue: 0x06)
-    public static let commandNotSupported = SMPFailure(rawValue: 0x07)
-    public static let unspecifiedReason = SMPFailure(rawValue: 0x08)
-    public static let repeatedAttempts = SMPFailure(rawValue: 0x09)
-    public static let invalidParameters = SMPFailure(rawValue: 0x0A)
-    public static let dhKeyCheckFailed = SMPFailure(rawValue: 0x0B)
+    /// The command code, nil for an empty PDU.
+    public let code: UInt8?
+    public let problem: Problem
+
+    public init(code: UInt8?, problem: Problem) {
+        self.code = code
+        self.problem = problem
+    }
+
+    /// The Pairing Failed reason this answers: Command Not Supported for an unknown code,
+    /// Invalid Parameters otherwise.
+    public var reason: SMPFailure { problem == .unknownCode ? .commandNotSupported : .invalidParameters }
 
     public var description: String {
-        let names: [UInt8: String] = [
-            0x01: "Passkey Entry Failed", 0x02: "OOB Not Available", 0x03: "Authentication Requirements",
-            0x04: "Confirm Value Failed", 0x05: "Pairing Not Supported", 0x06: "Encryption Key Size",
-            0x07: "Command Not Supported", 0x08: "Unspecified Reason", 0x09: "Repeated Attempts",
-            0x0A: "Invalid Parameters", 0x0B: "DHKey Check Failed", 0x0C: "Numeric Comparison Failed",
-            0x0D: "BR/EDR Pairing In Progress", 0x0E: "Cross-transport Key Derivation Not Allowed", 0x0F: "Key Rejected",
-        ]
-        return "0x" + (rawValue < 0x10 ? "0" : "") + String(rawValue, radix: 16, uppercase: true) + " (" + (names[rawValue] ?? "reserved") + ")"
+        let name = code.flatMap(SMPPDU.name(of:)).map { "SMP \($0)" } ?? "SMP PDU"
+        switch problem {
+        case .empty: return "an empty SMP PDU (no command code)"
+        case .unknownCode: return "unknown SMP command code \(smpHex(code ?? 0))"
+        case let .wrongLength(expected, actual): return "\(name) of \(actual) bytes: it has \(expected)"
+        case let .reservedValue(field, value): return "\(name): \(field) \(smpHex(value)) is reserved"
+        }
     }
 }

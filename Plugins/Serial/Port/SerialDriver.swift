@@ -9,19 +9,19 @@ import Glibc
 /// raw 8N1, no flow control, exclusive open. DTR and RTS are left as the kernel set them
 /// unless asked (many ESP32 boards reset when they toggle), and HUPCL is cleared so closing
 /// does not drop DTR either.
-enum SerialDriver: MeshDriver {
-    static let name = "serial"
-    static let version = "1.0.0"
-    static let schemes = ["serial"]
-    static let linkKind = MESHPORT_LINK_STREAM
-    static let maxFrameSize = 176
+public enum SerialDriver: MeshDriver {
+    public static let name = "serial"
+    public static let version = "1.0.0"
+    public static let schemes = ["serial"]
+    public static let linkKind = MESHPORT_LINK_STREAM
+    public static let maxFrameSize = 176
 
-    static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
+    public static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
         // MESHPORT_SERIAL_ROOT: read /dev and /sys under another root (a copied tree).
         SerialDiscovery.radios(root: getenv("MESHPORT_SERIAL_ROOT").map { String(cString: $0) } ?? "")
     }
 
-    static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
+    public static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
         let url = try TransportURL.forDriver(text)
         let baudValue = Int(url.parameter("baud") ?? "115200") ?? 115_200
         guard let speed = baudConstant(baudValue) else {
@@ -106,9 +106,4 @@ enum SerialDriver: MeshDriver {
         ]
         return table[baud].map { speed_t($0) }
     }
-}
-
-@_cdecl("meshport_driver_entry")
-public func meshportDriverEntry() -> UnsafePointer<meshport_driver_descriptor> {
-    DriverExport.descriptor(for: SerialDriver.self)
 }

@@ -1,22 +1,26 @@
 import Foundation
+import MeshCodec
 
 /// One run's figures: round-trip latency percentiles and windowed throughput.
-struct LinkFigures: Encodable {
-    var p50Us: Double
-    var p99Us: Double
-    var framesPerSecond: Double
+public struct LinkFigures: Encodable, Sendable {
+    public var p50Us: Double
+    public var p99Us: Double
+    public var framesPerSecond: Double
 }
 
-/// Round trips one at a time (latency), then `total` frames with `window` in flight
+/// A benchmark workload on any link whose far side echoes `ConformanceHook.echo` frames:
+/// round trips one at a time (latency), then `total` frames with `window` in flight
 /// (throughput). `send` and `receive` are the path under test.
-struct LinkWorkload {
-    var roundTrips = 3_000
-    var total = 20_000
-    var window = 16
-    /// A typical command size (SEND_TXT_MSG with a short text).
-    var frame: [UInt8] = [0x7E] + Array(repeating: 0x41, count: 40)
+public struct LinkWorkload: Sendable {
+    public var roundTrips = 3_000
+    public var total = 20_000
+    public var window = 16
+    /// A typical command size (SEND_TXT_MSG with a short text), as an echo hook frame.
+    public var frame: [UInt8] = [ConformanceHook.echo] + Array(repeating: 0x41, count: 40)
 
-    func run(send: ([UInt8]) async throws -> Void, receive: () async throws -> [UInt8]) async throws -> LinkFigures {
+    public init() {}
+
+    public func run(send: ([UInt8]) async throws -> Void, receive: () async throws -> [UInt8]) async throws -> LinkFigures {
         for _ in 0..<200 { try await send(frame); _ = try await receive() }  // warm-up
         var samples: [Double] = []
         samples.reserveCapacity(roundTrips)
@@ -26,7 +30,7 @@ struct LinkWorkload {
             try await send(frame)
             let answer = try await receive()
             samples.append(microseconds(clock.now - start))
-            guard answer == frame else { throw BenchError("the echo differs from the frame sent") }
+            guard answer == frame else { throw Failure("the echo differs from the frame sent") }
         }
         samples.sort()
         let start = clock.now

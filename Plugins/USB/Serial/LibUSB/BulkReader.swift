@@ -1,0 +1,188 @@
+import CLibUSB
+import Foundation
+import Synchronization
+
+/// Keeps a few bulk IN transfers queued on the data endpoint. Each completion hands the chip's
+/// payload to `onData` and is resubmitted; an unplug or error ends reading and is reported once
+/// through `onEnd` (not when the reader is being stopped).
+final class BulkReader: @unchecked Sendable {
+    private let chip: any SerialChip
+    private let maxPacket: Int
+    private let onData: (UnsafeBufferPointer<UInt8>) -> Void
+    private let onEnd: (USBError) -> Void
+    private let describe: String
+    private var transfers: [UnsafeMutablePointer<libusb_transfer>] = []
+    private let condition = NSCondition()
+    private var active = 0
+    /// Read on every completion without the lock; written under it.
+    private let stopping = Atomic(false)
+    private var ended = false
+    /// Only touched by callbacks, which libusb runs one at a time.
+    private var scratch: [UInt8] = []
+
+    static let queued = 4
+    static let retriedErrors = 10
+    static let retryDelay = Duration.milliseconds(100)
+    /// Transfers waiting to be resubmitted after an error, with when.
+    private var deferred: [(transfer: UnsafeMutablePointer<libusb_transfer>, due: ContinuousClock.Instant)] = []
+    /// Transfer errors since the last completed transfer (callbacks only).
+    private var errorsInARow = 0
+
+    init(handle: USBDeviceHandle, endpoint: USBEndpoint, chip: any SerialChip, describe: String,
+         onData: @escaping (UnsafeBufferPointer<UInt8>) -> Void, onEnd: @escaping (USBError) -> Void) throws(USBError) {
+        self.chip = chip
+        maxPacket = max(1, endpoint.maxPacketSize)
+        self.onData = onData
+        self.onEnd = onEnd
+        self.describe = describe
+        // Whole packets, so a chip's per-packet header is always at a packet boundary.
+        let size = maxPacket * max(1, 4096 / maxPacket)
+        scratch.reserveCapacity(size)
+        for _ in 0..<Self.queued {
+            guard let t = libusb_alloc_transfer(0) else { throw USBError(.other, "cannot allocate a USB transfer") }
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+            libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, Int32(size), bulkInCompleted,
+                                      Unmanaged.passUnretained(self).toOpaque(), 0)
+            transfers.append(t)
+        }
+    }
+
+    /// Submits every transfer; the reader must be stopped (and idle) before it is freed.
+    func start() throws(USBError) {
+        for t in transfers {
+            // Counted first: the event thread may complete it before submit returns.
+            condition.withLock { active += 1 }
+            let rc = libusb_submit_transfer(t)
+            guard rc == 0 else {
+                back()
+                stop()
+                throw usbFailure(rc, "starting to read \(describe)")
+            }
+        }
+    }
+
+    /// Cancels what is queued and waits (up to `seconds`) until every transfer has come back.
+    /// False when some did not: their memory must then stay allocated.
+    @discardableResult
+    func stop(seconds: Double = 2) -> Bool {
+        let pending = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
+            stopping.store(true, ordering: .releasing)
+            // Deferred transfers are not with libusb: they are already back.
+            active -= deferred.count
+            let waiting = Set(deferred.map { UnsafeMutableRawPointer($0.transfer) })
+            deferred = []
+            return active > 0 ? transfers.filter { !waiting.contains(UnsafeMutableRawPointer($0)) } : []
+        }
+        // Cancelling a transfer that already completed returns NOT_FOUND, which is fine.
+        for t in pending { _ = libusb_cancel_transfer(t) }
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        return condition.withLock {
+            while active > 0 { if !condition.wait(until: deadline) { break } }
+            return active == 0
+        }
+    }
+
+    /// Resubmits deferred transfers that are due (event thread); true while some still wait.
+    func retryDue() -> Bool {
+        let now = ContinuousClock.now
+        // Submitted under the lock, so `stop` either finds them deferred or cancels them.
+        let (failures, waiting) = condition.withLock { () -> ([USBError], Bool) in
+            let due = deferred.filter { $0.due <= now }.map(\.transfer)
+            deferred.removeAll { $0.due <= now }
+            let failures = due.compactMap { t -> USBError? in
+                let rc = libusb_submit_transfer(t)
+                return rc == 0 ? nil : usbFailure(rc, "reading \(describe)")
+            }
+            return (failures, !deferred.isEmpty)
+        }
+        for failure in failures { end(failure) }
+        return waiting
+    }
+
+    /// Frees the transfers; only after `stop` returned true.
+    func free() {
+        for t in transfers {
+            t.pointee.buffer.deallocate()
+            libusb_free_transfer(t)
+        }
+        transfers = []
+    }
+
+    fileprivate func completed(_ t: UnsafeMutablePointer<libusb_transfer>) {
+        switch t.pointee.status {
+        case LIBUSB_TRANSFER_COMPLETED:
+            errorsInARow = 0
+            if t.pointee.actual_length > 0 && !stopping.load(ordering: .acquiring) {
+                chip.payload(UnsafeBufferPointer(start: t.pointee.buffer, count: Int(t.pointee.actual_length)), maxPacket: maxPacket, into: &scratch)
+                if !scratch.isEmpty {
+                    scratch.withUnsafeBufferPointer { onData($0) }
+                    scratch.removeAll(keepingCapacity: true)
+                }
+            }
+            requeue(t)
+        case LIBUSB_TRANSFER_TIMED_OUT:
+            requeue(t)
+        case LIBUSB_TRANSFER_CANCELLED:
+            back()
+        case LIBUSB_TRANSFER_NO_DEVICE:
+            end(USBError(.unplugged, "\(describe) was unplugged", fix: "plug the radio in again; meshport scan lists what is connected"))
+        case LIBUSB_TRANSFER_STALL:
+            end(USBError(.stalled, "\(describe) stalled its bulk IN endpoint"))
+        case LIBUSB_TRANSFER_OVERFLOW:
+            end(USBError(.other, "\(describe) sent more than a transfer holds (overflow)"))
+        default:
+            // A protocol error is also how an unplug often starts (the port reports it before the
+            // device is gone). As cdc-acm does, wait a little and try again: by then a vanished
+            // device fails the resubmit with NO_DEVICE, and a passing glitch is over.
+            errorsInARow += 1
+            guard errorsInARow <= Self.retriedErrors else {
+                return end(USBError(.other, "reading \(describe) failed \(errorsInARow) times in a row (transfer error)"))
+            }
+            let deferredNow = condition.withLock { () -> Bool in
+                guard !stopping.load(ordering: .acquiring) else { return false }
+                deferred.append((t, ContinuousClock.now + Self.retryDelay))
+                return true
+            }
+            if !deferredNow { back() }
+        }
+    }
+
+    /// Queues the transfer again, unless the reader is stopping. Under the lock, so `stop`
+    /// either sees it stopping or cancels what this queued.
+    private func requeue(_ t: UnsafeMutablePointer<libusb_transfer>) {
+        let rc = condition.withLock { () -> Int32? in
+            stopping.load(ordering: .acquiring) ? nil : libusb_submit_transfer(t)
+        }
+        switch rc {
+        case nil: back()
+        case 0?: return
+        case let code?: end(usbFailure(code, "reading \(describe)"))
+        }
+    }
+
+    /// A transfer came back and stays back (stopping or cancelled).
+    private func back() {
+        condition.withLock {
+            active -= 1
+            condition.broadcast()
+        }
+    }
+
+    /// One transfer is back for good; the first failure (outside stopping) is reported.
+    private func end(_ failure: USBError) {
+        let report = condition.withLock { () -> Bool in
+            active -= 1
+            condition.broadcast()
+            guard !stopping.load(ordering: .acquiring), !ended else { return false }
+            ended = true
+            return true
+        }
+        if report { onEnd(failure) }
+    }
+
+}
+
+private func bulkInCompleted(_ t: UnsafeMutablePointer<libusb_transfer>?) {
+    guard let t, let context = t.pointee.user_data else { return }
+    Unmanaged<BulkReader>.fromOpaque(context).takeUnretainedValue().completed(t)
+}

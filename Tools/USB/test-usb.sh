@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The usb:// driver's conformance suite inside a QEMU guest (run-in-vm.sh), once over the
+# emulated FTDI FT232 (usb://0403:6001) and once over a CDC-ACM gadget (usb://303a:1001, the
+# ESP32-S3's ids). Each run gets its own `meshport sim` on a free port, stopped afterwards.
+# Prints "N passed, M failed" over all checks (a run without a report counts as one failure),
+# then ends with each path's report as one JSON line ({"driver": "usb", "url": ..., "passed": N, ...}).
+# Usage: Tools/USB/test-usb.sh        MESHPORT=path: another meshport binary for the sim.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+bin="${MESHPORT:-.build/debug/meshport}"
+scratch=.build-usb          # --static-swift-stdlib needs a build folder of its own
+guest="$scratch/debug/MeshportUSBGuest"
+work="$(mktemp -d "${TMPDIR:-/tmp}/meshport-usb.XXXXXX")"
+. Tools/USB/sim.sh
+trap 'stop_sim; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+fail() { echo "test-usb: $*"; echo "0 passed, 1 failed"; exit 1; }
+[ -x "$bin" ] || swift build --product meshport >"$work/build.log" 2>&1 || { tail -20 "$work/build.log"; fail "cannot build meshport"; }
+# The guest program: the driver and the suite linked in, the Swift runtime static.
+swift build --scratch-path "$scratch" --static-swift-stdlib --product MeshportUSBGuest >"$work/guest-build.log" 2>&1 ||
+    { tail -30 "$work/guest-build.log"; fail "cannot build MeshportUSBGuest"; }
+
+passed=0
+failed=0
+reports=()
+# run NAME URL [run-in-vm options...]
+run() {
+    local name="$1" url="$2"
+    shift 2
+    if ! start_sim "$bin" "$work/sim-$name.log"; then
+        echo "$name: meshport sim did not start"; cat "$work/sim-$name.log"
+        failed=$((failed + 1)); stop_sim; return
+    fi
+    local t0=$SECONDS rc=0
+    Tools/USB/run-in-vm.sh -t 300 "$@" "$sim_port" "$guest" "$url" >"$work/$name.json" 2>"$work/$name.err" || rc=$?
+    stop_sim
+    local report
+    report=$(grep -E '^\{"checks"' "$work/$name.json" | tail -1)
+    if [ -z "$report" ]; then
+        echo "$name ($url): no report (exit $rc) after $((SECONDS - t0)) s"
+        tail -60 "$work/$name.err"
+        failed=$((failed + 1))
+        return
+    fi
+    # The table (stderr) shows what failed and why.
+    [ $rc -eq 0 ] || grep -E 'failed' "$work/$name.err"
+    local p f
+    p=$(echo "$report" | sed -n 's/.*"passed":\([0-9]*\).*/\1/p')
+    f=$(echo "$report" | sed -n 's/.*"failed":\([0-9]*\).*/\1/p')
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "$name: $p passed, $f failed in $((SECONDS - t0)) s"
+    reports+=("$report")
+}
+
+run ftdi usb://0403:6001
+run cdc-acm usb://303a:1001 -a -i 303a:1001
+
+echo "$passed passed, $failed failed"
+for r in "${reports[@]}"; do echo "$r"; done
+[ "$failed" -eq 0 ]
