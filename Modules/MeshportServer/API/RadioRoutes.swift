@@ -8,7 +8,7 @@ import MeshStore
 extension Served {
     func addRadioRoutes(_ r: RouterGroup<APIRequestContext>) {
         r.get("") { _, context in try await self.json(RadioJSON(try self.radio(context).summary)) }
-        r.get("/self") { _, context in try await self.json(SelfInfoJSON(try self.radio(context).ready().selfInfo)) }
+        r.get("/self") { _, context in try await self.json(SelfInfoJSON(try self.radio(context).currentSelf())) }
 
         r.get("/contacts") { request, context in
             let radio = try await self.radio(context).known()

@@ -28,8 +28,11 @@ extension Served {
         r.put("/settings/:name") { request, context in
             let name = context.parameters.get("name") ?? ""
             let body = try await self.body(SettingBody.self, request)
-            let settings = SettingsService(context: try await self.radio(context).ready())
-            return try self.json(SettingChangeJSON(try await api { try await settings.set(name, body.value) }))
+            let radio = try self.radio(context)
+            let settings = SettingsService(context: try await radio.ready())
+            let change = try await api { try await settings.set(name, body.value) }
+            await radio.settingsChanged(await settings.selfInfo)
+            return try self.json(SettingChangeJSON(change))
         }
     }
 }

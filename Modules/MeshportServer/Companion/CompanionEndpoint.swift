@@ -34,15 +34,20 @@ struct CompanionEndpoint: Service {
         }
         announce("meshport serve: companion for radio \(radio.id) (\(radio.url)) on tcp://\(bound)")
         let relay = CommandRelay(radio: radio, logger: logger)
-        // On shutdown the listener and every client connection are closed.
-        try await cancelWhenGracefulShutdown {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { clients in
-                    for try await client in clients {
-                        group.addTask { await serve(client, relay: relay) }
+        // On shutdown the listener and every client connection are closed: the cancellation
+        // that does it is the expected end, not a failure of the service.
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingDiscardingTaskGroup { group in
+                    try await server.executeThenClose { clients in
+                        for try await client in clients {
+                            group.addTask { await serve(client, relay: relay) }
+                        }
                     }
                 }
             }
+        } catch where Task.isShuttingDownGracefully {
+            logger.debug("companion for radio \(radio.id) on \(bound): closed for shutdown (\(error))")
         }
     }
 

@@ -8,11 +8,16 @@ final class EventBroadcaster: Sendable {
     struct Subscription: Sendable {
         let id: Int
         let events: AsyncStream<String>
+        /// Yields once if the client falls `capacity` behind, then ends; ends without yielding
+        /// when the subscription ends otherwise. Lets the connection be dropped even while a
+        /// write to a client that reads nothing is stuck.
+        let overflow: AsyncStream<Void>
         private let owner: EventBroadcaster
 
-        init(id: Int, events: AsyncStream<String>, owner: EventBroadcaster) {
+        init(id: Int, events: AsyncStream<String>, overflow: AsyncStream<Void>, owner: EventBroadcaster) {
             self.id = id
             self.events = events
+            self.overflow = overflow
             self.owner = owner
         }
 
@@ -24,6 +29,12 @@ final class EventBroadcaster: Sendable {
 
     private struct Subscriber {
         let sink: AsyncStream<String>.Continuation
+        let overflow: AsyncStream<Void>.Continuation
+
+        func finish() {
+            sink.finish()
+            overflow.finish()
+        }
     }
 
     private struct State {
@@ -44,29 +55,33 @@ final class EventBroadcaster: Sendable {
 
     func subscribe() -> Subscription {
         let (stream, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(capacity))
+        let (overflow, overflowSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingOldest(1))
         let id = state.withLock { s in
             s.next += 1
-            s.subscribers[s.next] = Subscriber(sink: sink)
+            s.subscribers[s.next] = Subscriber(sink: sink, overflow: overflowSink)
             return s.next
         }
         sink.onTermination = { [weak self] _ in self?.remove(id, keepOverflow: true) }
-        return Subscription(id: id, events: stream, owner: self)
+        return Subscription(id: id, events: stream, overflow: overflow, owner: self)
     }
 
     /// Hands `text` to every subscriber; those whose buffer is full are ended.
     func publish(_ text: String) {
         let sinks = state.withLock { s in
             s.published += 1
-            return s.subscribers.map { ($0.key, $0.value.sink) }
+            return s.subscribers.map { ($0.key, $0.value) }
         }
-        for (id, sink) in sinks {
-            if case .dropped = sink.yield(text) {
-                state.withLock { s in
+        for (id, subscriber) in sinks {
+            if case .dropped = subscriber.sink.yield(text) {
+                let first = state.withLock { s in
+                    guard s.subscribers.removeValue(forKey: id) != nil else { return false }
                     s.overflowed.insert(id)
-                    s.subscribers[id] = nil
                     s.dropped += 1
+                    return true
                 }
-                sink.finish()
+                guard first else { continue }
+                subscriber.overflow.yield()
+                subscriber.finish()
             }
         }
     }
@@ -74,7 +89,7 @@ final class EventBroadcaster: Sendable {
     private func remove(_ id: Int, keepOverflow: Bool = false) {
         let sink = state.withLock { s in
             if !keepOverflow { s.overflowed.remove(id) }
-            return s.subscribers.removeValue(forKey: id)?.sink
+            return s.subscribers.removeValue(forKey: id)
         }
         sink?.finish()
     }
@@ -91,9 +106,9 @@ final class EventBroadcaster: Sendable {
     func finishAll() {
         let sinks = state.withLock { s in
             defer { s.subscribers.removeAll() }
-            return s.subscribers.values.map(\.sink)
+            return Array(s.subscribers.values)
         }
-        for sink in sinks { sink.finish() }
+        for subscriber in sinks { subscriber.finish() }
     }
 }
 

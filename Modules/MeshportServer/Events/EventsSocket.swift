@@ -38,13 +38,14 @@ extension Served {
         } catch {
             return
         }
-        await withTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Ended.self) { group in
             group.addTask {
                 do {
                     for try await _ in inbound {}
                 } catch {
                     // The client went away mid-frame: the same as a close.
                 }
+                return .client
             }
             group.addTask {
                 do {
@@ -53,11 +54,33 @@ extension Served {
                         try await outbound.close(.unknown(1013), reason: "more than \(broadcaster.capacity) events behind; reconnect and reload")
                     }
                 } catch {
-                    // The connection closed while writing.
+                    // The connection closed while writing (or the write was cancelled below).
                 }
+                return .writer
             }
-            await group.next()
+            group.addTask {
+                // A client that fell a buffer behind gets `overflowGrace` to take what is
+                // buffered and the 1013 close; one that reads nothing at all never lets the
+                // writer finish, so its connection is then dropped.
+                for await _ in subscription.overflow {
+                    do {
+                        try await Task.sleep(for: Self.overflowGrace)
+                    } catch {
+                        return .idle
+                    }
+                    return .gaveUp
+                }
+                return .idle
+            }
+            while let ended = await group.next() {
+                if ended != .idle { break }
+            }
             group.cancelAll()
         }
     }
+
+    /// How long a client closed for falling behind has to read its last events.
+    static let overflowGrace: Duration = .seconds(5)
+
+    private enum Ended: Sendable { case client, writer, gaveUp, idle }
 }

@@ -20,6 +20,9 @@ actor RadioHandle {
     private(set) var lastError: String?
     private(set) var sync: SyncStep?
     private(set) var context: RadioContext?
+    /// The radio's identity and settings as last read: from the connection, then from each
+    /// setting changed through the API (the context keeps the ones of the connection).
+    private(set) var selfInfo: SelfInfo?
     private(set) var connectedAt: Date?
     /// One messenger and one remote-node gate per radio identity: they hold what is in flight.
     private var messenger: Messenger?
@@ -27,6 +30,9 @@ actor RadioHandle {
     private var telemetryService: TelemetryService?
     private var pump: Task<Void, Never>?
     private var disconnectWaiter: CheckedContinuation<Void, Never>?
+    /// `.disconnected` events seen so far; `stopped` once `stop()` began.
+    private var disconnects = 0
+    private var stopped = false
 
     init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher) {
         self.id = id
@@ -43,7 +49,7 @@ actor RadioHandle {
     func run() async {
         startPump()
         var attempt = 0
-        while !Task.isCancelled {
+        while !Task.isCancelled, !stopped {
             do {
                 let context = try await client.connect()
                 attempt = 0
@@ -51,32 +57,44 @@ actor RadioHandle {
                 adopt(context)
                 await waitUntilDisconnected()
             } catch {
-                if Task.isCancelled { return }
+                if Task.isCancelled || stopped { return }
                 lastError = "\(error)"
                 attempt += 1
                 events.problem(radio: id, "connecting to \(url) failed (attempt \(attempt)): \(error)")
             }
+            if stopped { break }
             do {
                 try await Task.sleep(for: retry.delay(before: max(attempt, 1)))
             } catch {
-                return
+                break
+            }
+        }
+        // A connection that completed while stop() was closing the link is closed here, so
+        // nothing writes to the store once it is closed.
+        if stopped, await client.session.state != .disconnected {
+            do {
+                try await client.disconnect()
+            } catch {
+                events.problem(radio: id, "closing \(url) after stopping: \(error)")
             }
         }
     }
 
     /// Stops following messages, closes the link, and writes what waits in the coalescer.
     func stop() async throws {
+        stopped = true
+        wakeWaiter()
         await messenger?.stop()
         await telemetryService?.stopSampling()
         try await client.disconnect()
         pump?.cancel()
-        disconnectWaiter?.resume()
-        disconnectWaiter = nil
+        wakeWaiter()
     }
 
     private func adopt(_ new: RadioContext) {
         let sameRadio = context?.radio == new.radio
         context = new
+        selfInfo = new.selfInfo
         connectedAt = Date()
         guard !sameRadio || messenger == nil else { return }
         // Another radio answered on this link (or the first connection): fresh services.
@@ -87,11 +105,28 @@ actor RadioHandle {
         if let statsInterval { Task { await telemetry.startSampling(every: statsInterval) } }
     }
 
+    /// Returns once the session has ended (`.disconnected` after giving up, or closed) or the
+    /// task is cancelled. A disconnection seen while the session's state was being asked is
+    /// not missed: `disconnects` counts them, and the waiter is only parked when none came.
     private func waitUntilDisconnected() async {
-        while !Task.isCancelled {
-            if await client.session.state == .disconnected { return }
-            await withCheckedContinuation { disconnectWaiter = $0 }
+        let seen = disconnects
+        if await client.session.state == .disconnected || disconnects != seen { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled || stopped || disconnects != seen {
+                    waiter.resume()
+                } else {
+                    disconnectWaiter = waiter
+                }
+            }
+        } onCancel: {
+            Task { await self.wakeWaiter() }
         }
+    }
+
+    private func wakeWaiter() {
+        disconnectWaiter?.resume()
+        disconnectWaiter = nil
     }
 
     private func startPump() {
@@ -110,9 +145,9 @@ actor RadioHandle {
                 sync = nil
                 connectedAt = Date()
             }
-            if new == .disconnected, let waiter = disconnectWaiter {
-                disconnectWaiter = nil
-                waiter.resume()
+            if new == .disconnected {
+                disconnects += 1
+                wakeWaiter()
             }
         case let .syncProgress(step):
             sync = step
@@ -144,8 +179,20 @@ actor RadioHandle {
         return (context, messenger, remoteNodes, telemetryService)
     }
 
+    /// The radio's settings as the radio reported them after a change made through the API.
+    func settingsChanged(_ info: SelfInfo) {
+        guard info.publicKey == context?.selfInfo.publicKey else { return }
+        selfInfo = info
+    }
+
+    /// SELF_INFO as last read, while the radio is ready.
+    func currentSelf() throws(APIError) -> SelfInfo {
+        let context = try ready()
+        return selfInfo ?? context.selfInfo
+    }
+
     var summary: RadioSummary {
-        RadioSummary(id: id, url: url, state: state, lastError: lastError, sync: sync, selfInfo: context?.selfInfo, connectedAt: connectedAt)
+        RadioSummary(id: id, url: url, state: state, lastError: lastError, sync: sync, selfInfo: selfInfo, connectedAt: connectedAt)
     }
 }
 
