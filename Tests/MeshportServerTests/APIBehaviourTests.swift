@@ -33,10 +33,12 @@ import Testing
     }
 
     @Test func aReceivedMessageArrivesLive() async throws {
-        // Faraway DMs us 2 s after the start; the server drains it and says so at once.
-        let scenario = #"{"nodes": [{"id": "far", "name": "Faraway"}], "events": [{"at": 2, "dm": {"from": "far", "text": "live from afar"}}]}"#
-        let world = try await ServerWorld(scenario: scenario)
+        // Faraway DMs us 10 s after the sim starts; the server drains it and says so at once.
+        // The events stream is open before the radio is even ready, so it cannot miss it.
+        let scenario = #"{"nodes": [{"id": "far", "name": "Faraway"}], "events": [{"at": 10, "dm": {"from": "far", "text": "live from afar"}}]}"#
+        let world = try await ServerWorld(scenario: scenario, waitReady: false)
         let events = try await RawWebSocket.connect(port: world.port)
+        try await world.ready(1)
         let event = try await events.event("a received message", within: .seconds(45)) { $0["type"] as? String == "message" }
         #expect((event["message"] as? [String: Any])?["text"] as? String == "live from afar", "\(event)")
         let list = try await world.get("/api/radios/0/conversations")
@@ -108,12 +110,25 @@ import Testing
     }
 
     @Test func shutdownClosesTheLinksAndWritesTheStore() async throws {
-        let world = try await ServerWorld(serveArguments: ["--stats-interval", "0"])
+        let world = try await ServerWorld(serveArguments: ["--stats-interval", "0"], companions: 1)
         // Statistics go through the coalescer (written 2-5 s later, or at shutdown).
         let sample = try await world.send("POST", "/api/radios/0/stats/sample")
         #expect(sample.status == 200, "\(sample)")
+        // Clients still connected when the signal comes: an events stream and a companion app.
+        let events = try await RawWebSocket.connect(port: world.port)
+        _ = try await events.event("hello") { $0["type"] as? String == "hello" }
+        let app = try await CompanionClient(port: world.serve.companionPorts[0])
+        try app.send([0x05])
+        try await app.wait("CURR_TIME") { $0.contains { $0.first == 0x09 } }
         let status = try await world.serve.stop()
         #expect(status == 0, "exit \(String(describing: status)): \(world.serve.stderr)")
+        // The events stream was closed normally (1000), not cut.
+        var closing: RawWebSocket.Message?
+        while closing == nil {
+            let message = try await events.next(within: .seconds(10))
+            if case .close = message { closing = message }
+        }
+        #expect(closing == .close(code: 1000, reason: ""), "\(String(describing: closing))")
         // The WAL was folded into the file at close.
         let wal = world.database + "-wal"
         let walSize = FileManager.default.fileExists(atPath: wal) ? try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int : 0

@@ -8,6 +8,9 @@ import Testing
     @Test func answersMatchTheOpenAPIDocument() async throws {
         let world = try await ServerWorld()
         let schema = try SchemaValidator.openAPI()
+        // Every event the run causes is checked against the document's Event too.
+        let events = try await RawWebSocket.connect(port: world.port)
+        #expect(events.status == 101, "\(events.responseHead)")
         var called: Set<String> = []
         var problems: [String] = []
 
@@ -88,6 +91,24 @@ import Testing
         #expect(backup.status == 200 && backup.body.starts(with: Array("SQLite format 3\0".utf8)), "\(backup.status) \(backup.body.prefix(16))")
         let metrics = try await check("GET", "/metrics", "/metrics")
         #expect(metrics.status == 200)
+
+        // The events so far, until none comes for 2 s: each one a documented Event.
+        let eventSchema: [String: Any] = ["$ref": "#/components/schemas/Event"]
+        var types: Set<String> = []
+        for _ in 0..<5000 {
+            let message: RawWebSocket.Message
+            do {
+                message = try await events.next(within: .seconds(2))
+            } catch {
+                break
+            }
+            guard case let .text(text) = message else { break }
+            let json = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            types.insert((json as? [String: Any])?["type"] as? String ?? "?")
+            problems += schema.errors(json, eventSchema).map { "event \(text.prefix(120)): \($0)" }
+        }
+        #expect(types.isSuperset(of: ["hello", "messageStatus", "remote"]), "event types seen: \(types.sorted())")
+        await events.close()
 
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         // Every documented operation was called.
