@@ -92,7 +92,7 @@ struct RadiosService: Service {
                 do {
                     try await radio.stop()
                 } catch {
-                    logger.error("closing radio \(radio.id) (\(radio.url)): \(error)")
+                    logger.error("closing radio \(radio.id) (\(radio.url)): \(radio.redact("\(error)"))")
                 }
             }
         }

@@ -1,6 +1,9 @@
 import Foundation
 import MeshportTestSupport
+import MeshTransport
 import Testing
+
+@testable import MeshportServer
 
 /// One test per rule of Docs/server.md "Security", against the real server.
 @Suite(.timeLimit(.minutes(2))) struct SecurityTests {
@@ -153,5 +156,17 @@ import Testing
         let text = try await world.get("/metrics", headers: headers).text
         let prefix = "meshport_requests_rejected_total{rule=\"\(rule)\"} "
         return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+    }
+}
+
+/// A BLE pairing PIN in a radio's URL is a secret: shown as ****** by the API, /metrics and logs.
+@Suite struct ShownURLTests {
+    @Test func aPINIsHiddenEverywhereTheURLIsShown() throws {
+        let url = try TransportURL("ble://F0:12:34:56:78:9A?pin=123456&hci=hci0")
+        let shown = ShownURL(url)
+        #expect(shown.shown == "ble://F0:12:34:56:78:9A?pin=******&hci=hci0")
+        #expect(shown.redact("link ble://F0:12:34:56:78:9A?pin=123456&hci=hci0 closed") == "link \(shown.shown) closed")
+        let plain = ShownURL(try TransportURL("tcp://127.0.0.1:5000"))
+        #expect(plain.shown == "tcp://127.0.0.1:5000" && plain.redact("x tcp://127.0.0.1:5000") == "x tcp://127.0.0.1:5000")
     }
 }

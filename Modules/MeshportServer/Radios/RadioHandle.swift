@@ -9,7 +9,9 @@ import MeshStore
 actor RadioHandle {
     /// The radio's place in the --radio list: its id in the API.
     nonisolated let id: String
+    /// The URL as shown (a BLE PIN hidden).
     nonisolated let url: String
+    private nonisolated let shownURL: ShownURL
     nonisolated let client: MeshClient
     private let passwordFile: String?
     private let statsInterval: Duration?
@@ -36,7 +38,8 @@ actor RadioHandle {
 
     init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher) {
         self.id = id
-        url = client.session.url.text
+        shownURL = ShownURL(client.session.url)
+        url = shownURL.shown
         self.client = client
         self.passwordFile = passwordFile
         self.statsInterval = statsInterval
@@ -58,9 +61,10 @@ actor RadioHandle {
                 await waitUntilDisconnected()
             } catch {
                 if Task.isCancelled || stopped { return }
-                lastError = "\(error)"
+                let reason = shownURL.redact("\(error)")
+                lastError = reason
                 attempt += 1
-                events.problem(radio: id, "connecting to \(url) failed (attempt \(attempt)): \(error)")
+                events.problem(radio: id, "connecting to \(url) failed (attempt \(attempt)): \(reason)")
             }
             if stopped { break }
             do {
@@ -75,7 +79,7 @@ actor RadioHandle {
             do {
                 try await client.disconnect()
             } catch {
-                events.problem(radio: id, "closing \(url) after stopping: \(error)")
+                events.problem(radio: id, "closing \(url) after stopping: \(shownURL.redact("\(error)"))")
             }
         }
     }
@@ -154,8 +158,15 @@ actor RadioHandle {
         default:
             break
         }
-        events.publish(radio: id, event, context: context)
+        if case let .problem(text) = event {
+            events.publish(radio: id, .problem(shownURL.redact(text)), context: context)
+        } else {
+            events.publish(radio: id, event, context: context)
+        }
     }
+
+    /// `text` with this radio's BLE PIN hidden.
+    nonisolated func redact(_ text: String) -> String { shownURL.redact(text) }
 
     // MARK: What the API uses
 
