@@ -8,7 +8,7 @@ SECONDS ?= 60
 # qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh).
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod
 
-.PHONY: all deps venv build run test test-swift test-interop test-sim-interop test-usb fuzz bench clean
+.PHONY: all deps venv build run chat test test-swift test-interop test-sim-interop test-usb fuzz bench clean
 
 all: build
 
@@ -35,8 +35,12 @@ venv: .venv/.stamp
 build: deps
 	$(SWIFT) build
 
-# MeshSim with its default mesh and a `meshport chat` session connected to it (Tools/run-chat.sh).
+# MeshSim with its default mesh and `meshport serve` on it; prints the URL (Tools/run-serve.sh).
 run: deps
+	Tools/run-serve.sh
+
+# MeshSim with its default mesh and a `meshport chat` session connected to it (Tools/run-chat.sh).
+chat: deps
 	Tools/run-chat.sh
 
 test: deps venv

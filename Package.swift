@@ -81,7 +81,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshBLE",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshBLE", "MeshportServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -124,6 +124,27 @@ var targets: [Target] = [
     .executableTarget(
         name: "MeshportUSBGuest", dependencies: ["MeshUSB", "MeshSerial", "MeshDriverKit", "MeshConformance", "MeshTransport"],
         path: "Tools/USB/Guest", swiftSettings: strict),
+    // The local server (`meshport serve`): HTTP and WebSocket API on Hummingbird, the companion
+    // protocol re-exported over TCP, static files of the web UI from Web/.
+    .target(
+        name: "MeshportServer",
+        dependencies: [
+            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
+        path: "Modules/MeshportServer", resources: [.copy("Web")], swiftSettings: strict),
+    .testTarget(
+        name: "MeshportServerTests",
+        dependencies: [
+            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshStore", "MeshTransport",
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        ],
+        path: "Tests/MeshportServerTests", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
     .executableTarget(
         name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],
@@ -161,6 +182,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: targets
 )

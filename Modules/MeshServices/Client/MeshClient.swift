@@ -61,6 +61,11 @@ public actor MeshClient {
         try await keeper(radio).keepSync(snapshot.contacts, since: snapshot.contactsSince, watermark: snapshot.contactsWatermark)
     }
 
+    /// A message another client of this radio drained (SYNC_NEXT_MESSAGE sent through the
+    /// server's companion re-export): kept and announced as if this client had drained it.
+    /// Call before handing the answer on, as the drain itself does.
+    public func keepDrained(_ answer: Response) async throws { try await keep(answer) }
+
     private func keeper(_ radio: RadioID) -> ContactKeeper { ContactKeeper(store: store, radio: radio, events: events, now: now) }
 
     private func keep(_ answer: Response) async throws {

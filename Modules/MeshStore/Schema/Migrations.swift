@@ -4,7 +4,8 @@ import GRDB
 /// a database written by any earlier release must still open and migrate. A change is a new
 /// migration appended at the end (Tests/MeshStoreTests/Fixtures holds every earlier schema).
 enum Migrations {
-    static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure"]
+    static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure",
+                              "v7-conversation-activity"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -14,6 +15,7 @@ enum Migrations {
         m.registerMigration("v4-dedupe-by-time") { db in try db.execute(sql: v4DedupeByTime) }
         m.registerMigration("v5-contacts-removed") { db in try db.execute(sql: v5ContactsRemoved) }
         m.registerMigration("v6-message-failure") { db in try db.execute(sql: v6MessageFailure) }
+        m.registerMigration("v7-conversation-activity") { db in try db.execute(sql: v7ConversationActivity) }
         return m
     }
 
@@ -272,5 +274,17 @@ enum Migrations {
     // refused command), so a failure shown later says what happened. NULL otherwise.
     static let v6MessageFailure = """
         ALTER TABLE messages ADD COLUMN failureReason TEXT;
+        """
+
+    // When each conversation last had a message, so the list of conversations (the web UI's
+    // chats) is one index range scan, newest first, however many contacts the radio has.
+    // Kept by the writer with every message counted on the thread; NULL while it has none.
+    static let v7ConversationActivity = """
+        ALTER TABLE contacts ADD COLUMN lastMessageAt INTEGER;
+        ALTER TABLE channels ADD COLUMN lastMessageAt INTEGER;
+        UPDATE contacts SET lastMessageAt = (SELECT max(timestamp) FROM messages WHERE messages.contactId = contacts.id);
+        UPDATE channels SET lastMessageAt = (SELECT max(timestamp) FROM messages WHERE messages.channelId = channels.id);
+        CREATE INDEX contacts_activity ON contacts(radioId, lastMessageAt) WHERE lastMessageAt IS NOT NULL;
+        CREATE INDEX channels_activity ON channels(radioId, lastMessageAt) WHERE lastMessageAt IS NOT NULL;
         """
 }

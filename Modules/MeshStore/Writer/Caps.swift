@@ -13,7 +13,11 @@ enum Caps {
         // A new message brings an archived thread back; older ones stay hidden (archivedAt).
         // Contacts and channels also count unread messages and are un-archived by a new one
         // (older messages stay hidden behind archivedAt); room sessions only count.
-        let conversation = thread.isConversation ? "unreadCount = unreadCount + ?, isArchived = 0, " : ""
+        // Conversations also keep the time of their newest message (v7), read off the timeline index.
+        let conversation = thread.isConversation
+            ? "unreadCount = unreadCount + ?, isArchived = 0, lastMessageAt = (SELECT max(timestamp) FROM \(thread.table) "
+                + "WHERE \(thread.ownerColumn) = \(thread.ownerTable).id), "
+            : ""
         let counts: [(any DatabaseValueConvertible)?] = thread.isConversation ? [added, unread] : [added]
         let count = try Int.fetchOne(cached: db, sql: """
             UPDATE \(thread.ownerTable) SET messageCount = messageCount + ?, \(conversation)updatedAt = ? \

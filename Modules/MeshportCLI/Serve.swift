@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import MeshportServer
+import MeshTransport
+
+/// `meshport serve`: the local server (Docs/server.md): the REST API and events WebSocket for
+/// the web UI and scripts, and the companion protocol for other apps, over one or more radios.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve radios over HTTP (REST API, events WebSocket, web UI) and the companion protocol.",
+        discussion: """
+            Each radio is kept connected on its own and reconnected when its link is lost. Listens on 127.0.0.1 \
+            unless --http says otherwise; any other address needs a token (--token-file; made there when missing). \
+            Stops on SIGINT or SIGTERM, closing the links and the history database. See Docs/server.md.
+            """)
+
+    @Option(name: .customLong("radio"), help: ArgumentHelp("A radio's transport URL; repeat for several radios. Default: $MESHPORT_RADIO, then the one `meshport use` saved.", valueName: "url"))
+    var radios: [String] = []
+
+    @Option(help: ArgumentHelp("History database; default: $MESHPORT_DB, then $XDG_DATA_HOME/meshport/meshport.db.", valueName: "path"))
+    var db: String?
+
+    @Option(help: ArgumentHelp("Where the HTTP server listens (port 0: a free one).", valueName: "host:port"))
+    var http = "127.0.0.1:8080"
+
+    @Option(name: .customLong("companion"), help: ArgumentHelp("Re-export the companion protocol over TCP here; repeat for the next radios, in the order of --radio.", valueName: "host:port"))
+    var companions: [String] = []
+
+    @Option(help: ArgumentHelp("The bearer token's file (mode 0600; made when missing). Needed for any --http other than loopback.", valueName: "path"))
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("Serve the web UI from this folder instead of the one built in.", valueName: "path"))
+    var webRoot: String?
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp("Another origin (scheme://host:port) whose pages may change things here; repeatable.", valueName: "origin"))
+    var allowedOrigins: [String] = []
+
+    @Option(help: ArgumentHelp("Seconds to wait for each answer from a radio.", valueName: "seconds"))
+    var timeout: Double = 5
+
+    @Option(help: ArgumentHelp("Events buffered for each WebSocket client before it counts as too slow and is closed.", valueName: "n"))
+    var eventBuffer = 1024
+
+    @Option(help: ArgumentHelp("Largest request body accepted, in bytes.", valueName: "bytes"))
+    var maxBody = 64 * 1024
+
+    @Option(help: ArgumentHelp("Seconds between samples of each radio's statistics into the history; 0: none.", valueName: "seconds"))
+    var statsInterval: Double = 300
+
+    @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error.", valueName: "level"))
+    var logLevel = "notice"
+
+    @Flag(help: .hidden) var testHooks = false
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds, not \(timeout)") }
+        guard eventBuffer >= 1 else { throw ValidationError("--event-buffer must be 1 or more") }
+        guard maxBody >= 256 else { throw ValidationError("--max-body must be at least 256 bytes") }
+        guard statsInterval >= 0 else { throw ValidationError("--stats-interval must be 0 or more") }
+        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error")
+        }
+    }
+
+    func run() async throws {
+        do {
+            let config = try configuration()
+            try await MeshportServer.run(config, testHooks: testHooks) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as ServeError {
+            Output.error("\(error)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        } catch let error as CLIError {
+            Output.error(error.description)
+            throw ExitCode(error.status.rawValue)
+        } catch {
+            Output.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func configuration() throws -> ServeConfiguration {
+        var urls = radios
+        if urls.isEmpty {
+            if let env = Paths.environment["MESHPORT_RADIO"], !env.isEmpty {
+                urls = [env]
+            } else if let saved = try CLIConfig.load().radio {
+                urls = [saved]
+            } else {
+                throw CLIError("no radio chosen: pass --radio URL, or save a default with `meshport use URL`", status: .usage)
+            }
+        }
+        let loader = PluginLoader.loadDefault()
+        let links = try urls.map { text -> RadioLink in
+            let url = try RadioConnection.transportURL(text)
+            guard let driver = loader.driver(for: url.scheme) else {
+                throw CLIError("\(TransportError.noDriver(scheme: url.scheme, url: text, loaded: loader.loaded.flatMap(\.schemes)))", status: .usage)
+            }
+            return RadioLink(url: url) { PluginTransport(url: url, driver: driver) }
+        }
+        let database = db ?? Paths.database
+        let folder = URL(fileURLWithPath: database).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create \(folder): \(error.localizedDescription)")
+        }
+        return ServeConfiguration(
+            radios: links, databasePath: database, http: try ListenAddress(parsing: http),
+            companions: try companions.map { text throws(ServeError) in try ListenAddress(parsing: text) },
+            tokenFile: tokenFile, webRoot: webRoot.map { URL(fileURLWithPath: $0) }, passwordFile: Paths.passwordFile,
+            allowedOrigins: Set(allowedOrigins), commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer,
+            maxBodyBytes: maxBody, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil, logLevel: logLevel)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import MeshServices
+import MeshStore
+import NIOCore
+import ServiceLifecycle
+
+/// `meshport serve`: every radio kept connected on its own, the REST API and the events
+/// WebSocket over HTTP, the companion protocol re-exported over TCP, the web UI's files.
+/// Runs until SIGINT or SIGTERM, then stops accepting, closes the radios' links, writes what
+/// waits in the store and closes it.
+public enum MeshportServer {
+    /// `announce` hears each address once it is listening (the tests and scripts read them).
+    public static func run(_ config: ServeConfiguration, testHooks: Bool = false, announce: @escaping @Sendable (String) -> Void) async throws {
+        guard !config.radios.isEmpty else { throw ServeError.noRadio }
+        guard config.companions.count <= config.radios.count else { throw ServeError.tooManyCompanions(config.companions.count, radios: config.radios.count) }
+        var logger = Logger(label: "meshport.serve")
+        logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .notice
+
+        let token: AccessToken?
+        if let path = config.tokenFile {
+            token = try AccessToken.loadOrCreate(at: path)
+        } else if !config.http.isLoopback {
+            throw ServeError.tokenRequired(config.http)
+        } else {
+            token = nil
+        }
+        let staticFiles = try config.webRoot.map { url throws(ServeError) in try StaticFiles(root: url) } ?? StaticFiles.builtIn()
+        let store = try MeshStore.open(at: config.databasePath)
+
+        let metrics = ServerMetrics()
+        let publisher = EventPublisher(broadcaster: EventBroadcaster(capacity: config.eventBuffer), logger: logger, metrics: metrics)
+        let radios = config.radios.enumerated().map { index, link in
+            let session = RadioSession(url: link.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard, link: link.makeLink)
+            return RadioHandle(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
+                               statsInterval: config.statsInterval, events: publisher)
+        }
+        let policy = SecurityPolicy(token: token, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, metrics: metrics)
+        let served = Served(radios: radios, store: store, publisher: publisher, metrics: metrics, policy: policy)
+
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: SecurityMiddleware(policy: policy))
+        served.addRoutes(to: router, staticFiles: staticFiles)
+        if testHooks { served.addTestHooks(to: router) }
+        let sockets = Router(context: APIRequestContext.self)
+        served.addEventsSocket(to: sockets)
+
+        let http = config.http
+        let tokenNote = token.map { " (token in \($0.path)\($0.created ? ", just made" : ""))" } ?? ""
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: .init(autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5)))),
+            configuration: ApplicationConfiguration(address: .hostname(http.host, port: http.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? http.port
+                announce("meshport serve: listening on http://\(ListenAddress(host: http.host, port: port))\(tokenNote)")
+            },
+            logger: logger)
+
+        let companions = config.companions.enumerated().map { index, address in
+            CompanionEndpoint(address: address, radio: radios[index], metrics: metrics, logger: logger, announce: announce)
+        }
+        let radiosService = RadiosService(radios: radios, store: store, publisher: publisher, logger: logger)
+        // Shut down in reverse: first the HTTP server, then the companion ports, then the radios and the store.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: radiosService)] + companions.map { .init(service: $0) } + [.init(service: app)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Runs each radio's connection loop; on shutdown closes their links and the store, so every
+/// coalesced write (positions, telemetry, statistics) is on disk before the process exits.
+struct RadiosService: Service {
+    let radios: [RadioHandle]
+    let store: MeshStore
+    let publisher: EventPublisher
+    let logger: Logger
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            for radio in radios { group.addTask { await radio.run() } }
+            do {
+                try await gracefulShutdown()
+            } catch {
+                // Cancelled rather than asked to stop: close all the same.
+            }
+            group.cancelAll()
+            for radio in radios {
+                do {
+                    try await radio.stop()
+                } catch {
+                    logger.error("closing radio \(radio.id) (\(radio.url)): \(radio.redact("\(error)"))")
+                }
+            }
+        }
+        publisher.broadcaster.finishAll()
+        let report = try await store.close()
+        logger.notice("store closed: \(report)")
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import MeshCodec
+import MeshportTestSupport
+import Testing
+
+/// The companion protocol through the server: existing clients share the radio with Meshport.
+@Suite(.timeLimit(.minutes(3))) struct CompanionTests {
+    /// A DM from Faraway every second: each pushes MSG_WAITING to every client.
+    static let dmEverySecond = """
+        {"extendsDefault": true, "nodes": [{"id": "far", "name": "Faraway"}],
+         "events": [\((1...40).map { #"{"at": \#($0), "dm": {"from": "far", "text": "relay \#($0)"}}"# }.joined(separator: ", "))]}
+        """
+
+    /// meshcore_py (the reference Python client) runs Tools/Interop's checks through the
+    /// server's companion port while the server itself keeps sending its own commands.
+    @Test func meshcorePyWorksThroughTheServer() async throws {
+        let python = repositoryRoot.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            Issue.record("no \(python): run `make venv` first")
+            return
+        }
+        let world = try await ServerWorld(companions: 1)
+        // Meshport's own traffic on the same radio, all along.
+        let busy = Task {
+            var n = 0
+            while !Task.isCancelled {
+                do {
+                    let tx = try await world.get("/api/radios/0/settings/tx")
+                    let sample = try await world.send("POST", "/api/radios/0/stats/sample")
+                    #expect(tx.status == 200 && sample.status == 200, "\(tx) \(sample)")
+                    n += 2
+                } catch where Task.isCancelled {
+                    // The request cut short by the end of the run.
+                } catch {
+                    Issue.record("the server's own traffic failed: \(error)")
+                    break
+                }
+            }
+            return n
+        }
+        // The checks that do not race the server for the message queue (it drains what waits).
+        let checks = "connect,self_info,device_query,contacts,channel_get,channel_set,channel_echoes,dm_ack,dm_flood_path,login_repeater,status,"
+            + "telemetry,status_push,telemetry_push,telemetry_self,login_room,battery,stats,set_tx_power,set_time,time_backwards,frames_parsed"
+        let run = try await runProcess(python, [repositoryRoot.appendingPathComponent("Tools/Interop/sim_interop.py").path,
+                                                "--tcp", "127.0.0.1:\(world.serve.companionPorts[0])", "--min-contacts", "20", "--only", checks])
+        busy.cancel()
+        let served = await busy.value
+        let summary = run.out.split(separator: "\n").last { $0.hasSuffix("failed") } ?? ""
+        #expect(summary == "22 passed, 0 failed", "\(run.out)\n\(run.err)")
+        #expect(served > 10)
+        #expect(try await world.get("/api/radios/0").object["ready"] as? Bool == true)
+    }
+
+    @Test func messagesAnExternalClientDrainsAreStored() async throws {
+        let world = try await ServerWorld(scenario: Self.dmEverySecond, companions: 1)
+        let client = try await CompanionClient(port: world.serve.companionPorts[0])
+        // Ask for the next message as often as the server would: some are handed to us.
+        var drained: Set<String> = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while drained.count < 2, ContinuousClock.now < deadline {
+            try client.send([0x0A])
+            try await Task.sleep(for: .milliseconds(10))
+            for frame in client.frames where frame.first == 0x10 {
+                let decoded = try RadioFrame(decoding: frame)
+                if case let .response(.contactMessage(m)) = decoded { drained.insert(m.text) }
+            }
+        }
+        #expect(drained.count >= 2, "the external client drained \(drained.count) messages")
+        // Every message, drained by the server or by the client, is in the history once.
+        var stored: [String] = []
+        while stored.count < 40, ContinuousClock.now < deadline + .seconds(20) {
+            let hits = try await world.get("/api/radios/0/search?q=relay&limit=200").object["hits"] as? [[String: Any]] ?? []
+            stored = hits.compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(drained.isSubset(of: Set(stored)), "drained \(drained.sorted()), stored \(stored.sorted())")
+        #expect(Set(stored).count == stored.count)
+    }
+
+    @Test func answersGoToTheAskerAndPushesToEveryone() async throws {
+        let world = try await ServerWorld(scenario: Self.dmEverySecond, companions: 1)
+        let a = try await CompanionClient(port: world.serve.companionPorts[0])
+        let b = try await CompanionClient(port: world.serve.companionPorts[0])
+        for _ in 0..<20 {
+            try a.send([0x05])          // GET_DEVICE_TIME -> CURR_TIME
+            try b.send([0x16, 0x03])    // DEVICE_QUERY -> DEVICE_INFO
+        }
+        try await a.wait("20 CURR_TIME answers") { $0.filter { $0.first == 0x09 }.count == 20 }
+        try await b.wait("20 DEVICE_INFO answers") { $0.filter { $0.first == 0x0D }.count == 20 }
+        #expect(!a.frames.contains { $0.first == 0x0D } && !b.frames.contains { $0.first == 0x09 })
+        // Both hear the radio's pushes (a DM arrives every second: MSG_WAITING).
+        try await a.wait("MSG_WAITING") { $0.contains { $0.first == 0x83 } }
+        try await b.wait("MSG_WAITING") { $0.contains { $0.first == 0x83 } }
+        // An unknown command is answered as the firmware does: ERR, unsupported.
+        try a.send([0x2E])
+        try await a.wait("ERR for an unknown command") { $0.contains { $0 == [0x01, 0x01] } }
+    }
+}
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs a program to completion without holding a thread while it runs; after `limit` it is
+/// sent SIGTERM (SIGKILL 5 s later) and its status says so.
+func runProcess(_ path: String, _ arguments: [String], limit: Duration = .seconds(150)) async throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let exited = AsyncStream<Int32>.makeStream(of: Int32.self)
+    process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+    try process.run()
+    let outReader = PipeReader(out.fileHandleForReading), errReader = PipeReader(err.fileHandleForReading)
+    let pid = process.processIdentifier
+    let watchdog = Task {
+        try await Task.sleep(for: limit)
+        kill(pid, SIGTERM)
+        try await Task.sleep(for: .seconds(5))
+        kill(pid, SIGKILL)
+    }
+    var status: Int32 = -1
+    for await s in exited.stream { status = s }
+    watchdog.cancel()
+    return (status, try outReader.text(), try errReader.text())
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@testable import MeshportServer
+
+/// The events stream: fan-out in order to every client, a bounded buffer per client, and
+/// slow clients closed instead of waited for.
+@Suite(.timeLimit(.minutes(2))) struct EventsTests {
+    @Test func overflowEndsOnlyTheSlowSubscriber() async throws {
+        let hub = EventBroadcaster(capacity: 3)
+        let slow = hub.subscribe()
+        let fast = hub.subscribe()
+        var fastSeen: [String] = []
+        var iterator = fast.events.makeAsyncIterator()
+        for n in 1...5 {
+            hub.publish("e\(n)")
+            if let e = await iterator.next() { fastSeen.append(e) }
+        }
+        #expect(fastSeen == ["e1", "e2", "e3", "e4", "e5"])
+        #expect(!fast.overflowed)
+        // The slow one keeps what fit, in order, then its stream ends marked.
+        var slowSeen: [String] = []
+        for await e in slow.events { slowSeen.append(e) }
+        #expect(slowSeen == ["e1", "e2", "e3"])
+        #expect(slow.overflowed)
+        #expect(hub.subscriberCount == 1 && hub.droppedCount == 1)
+        fast.cancel()
+        #expect(hub.subscriberCount == 0)
+    }
+
+    @Test func everyClientGetsEveryEventInOrder() async throws {
+        let world = try await ServerWorld(serveArguments: ["--test-hooks"])
+        var clients: [RawWebSocket] = []
+        for _ in 0..<3 {
+            let client = try await RawWebSocket.connect(port: world.port)
+            #expect(RawWebSocket.object(try await client.next())["type"] as? String == "hello")
+            clients.append(client)
+        }
+        #expect(try await world.send("POST", "/api/test/events", ["count": 300]).status == 200)
+        for client in clients {
+            var seen: [Int] = []
+            while seen.count < 300 {
+                let event = try await client.event("test event \(seen.count)") { $0["type"] as? String == "test" }
+                seen.append(Int(event["text"] as? String ?? "") ?? -1)
+            }
+            #expect(seen == Array(0..<300))
+            await client.close()
+        }
+    }
+
+    @Test func aClientThatStopsReadingIsClosedAndOthersAreNotHeldUp() async throws {
+        let world = try await ServerWorld(serveArguments: ["--test-hooks", "--event-buffer", "1000"])
+        let stalled = try StalledClient(port: world.port)
+        let reader = try await RawWebSocket.connect(port: world.port)
+        _ = try await reader.event("hello") { $0["type"] as? String == "hello" }
+        // Batches of 500 events: the reader takes each whole batch before the next is sent, so
+        // it is never a buffer behind; the stalled client's socket buffers fill, then its 1,000
+        // events, and the server gives up on it.
+        let batch = 500
+        var batches = 0
+        var dropped = false
+        let deadline = ContinuousClock.now + .seconds(90)
+        while !dropped, batches < 200, ContinuousClock.now < deadline {
+            #expect(try await world.send("POST", "/api/test/events", ["count": batch]).status == 200)
+            var seen: [Int] = []
+            while seen.count < batch {
+                let event = try await reader.event("test event \(seen.count) of batch \(batches)") { $0["type"] as? String == "test" }
+                seen.append(Int(event["text"] as? String ?? "") ?? -1)
+            }
+            #expect(seen == Array(0..<batch), "batch \(batches)")
+            batches += 1
+            dropped = try await world.get("/metrics").text.contains("meshport_websocket_clients_dropped_total 1")
+        }
+        #expect(dropped, "the stalled client was not dropped after \(batches) batches of \(batch) events")
+        // Its connection is closed by the server.
+        var closed = false
+        let closeDeadline = ContinuousClock.now + .seconds(30)
+        while !closed, ContinuousClock.now < closeDeadline {
+            closed = stalled.serverClosed()
+            if !closed { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(closed)
+        await reader.close()
+    }
+
+    @Test func metricsAreValidPrometheusText() async throws {
+        let world = try await ServerWorld()
+        _ = try await world.get("/api/radios")
+        let text = try await world.get("/metrics")
+        #expect(text.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        var typed: Set<String> = []
+        for line in text.text.split(separator: "\n") {
+            if line.hasPrefix("# HELP ") { continue }
+            if line.hasPrefix("# TYPE ") {
+                let parts = line.split(separator: " ")
+                #expect(parts.count == 4 && ["counter", "gauge"].contains(String(parts[3])), "\(line)")
+                #expect(!typed.contains(String(parts[2])), "TYPE twice: \(line)")
+                typed.insert(String(parts[2]))
+                continue
+            }
+            // name{label="value",...} number, of a family declared above it.
+            let sample = #/^([a-z_]+)(\{[a-z_]+="[^"\\]*"(,[a-z_]+="[^"\\]*")*\})? -?[0-9.e+-]+$/#
+            let match = line.wholeMatch(of: sample)
+            #expect(match != nil, "\(line)")
+            if let match { #expect(typed.contains(String(match.1)), "no TYPE before \(line)") }
+        }
+        #expect(text.text.contains(#"meshport_radio_ready{radio="0"} 1"#))
+        #expect(text.text.contains(#"meshport_http_requests_total{method="GET",status="200"}"#))
+        let health = try await world.get("/healthz").object
+        #expect(health["status"] as? String == "ok" && health["ready"] as? Int == 1, "\(health)")
+    }
+}
