@@ -78,16 +78,8 @@ private func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async ->
 /// Sends `frame` to a radio on `port` and returns every byte until the link closes (nil on
 /// a 5 s timeout).
 private func answerUntilClose(port: Int, frame: [UInt8]) throws -> [UInt8]? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = try connectLoopback(port: port, configure: receiveTimeout(5))
     defer { close(fd) }
-    var tv = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = UInt16(port).bigEndian
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    guard r == 0 else { throw ProcessFailure("connect to \(port) failed: errno \(errno)") }
     let framed = try FrameEncoder.encode(frame, direction: .toRadio)
     guard send(fd, framed, framed.count, Int32(MSG_NOSIGNAL)) == framed.count else { throw ProcessFailure("send failed") }
     var all: [UInt8] = []

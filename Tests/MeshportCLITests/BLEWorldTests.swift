@@ -45,19 +45,8 @@ private enum H4Probe {
     }
 
     static func resetAndScan(port: Int) throws -> Seen {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
+        let fd = try connectLoopback(port: port, configure: receiveTimeout(5))
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ProcessFailure("connect to 127.0.0.1:\(port): errno \(errno)") }
         var reader = EventReader(fd: fd)
         var seen = Seen()
 
