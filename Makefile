@@ -6,9 +6,11 @@ SWIFT ?= swift
 PY := .venv/bin/python
 SECONDS ?= 60
 # qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh).
-APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod
+# chromium and chromium-driver: the web UI's browser tests (Tools/Web).
+APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
+	chromium chromium-driver
 
-.PHONY: all deps venv build run chat test test-swift test-interop test-sim-interop test-usb fuzz bench clean
+.PHONY: all deps venv build run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench clean
 
 all: build
 
@@ -52,6 +54,10 @@ test-swift: deps
 # The usb:// driver's conformance suite in a QEMU guest, over FTDI and CDC-ACM (Docs/usb.md).
 test-usb: deps
 	Tools/USB/test-usb.sh
+
+# The web UI in headless chromium against meshport serve on MeshSim; screenshots in artifacts/web.
+test-web: deps venv
+	Tools/Web/run.sh
 
 test-interop: deps venv
 	Tools/Interop/run-crosscheck.sh

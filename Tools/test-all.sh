@@ -9,8 +9,11 @@ failed=0
 log_dir="$(mktemp -d)"
 trap 'rm -rf "$log_dir"' EXIT
 
+failures=()
 stage() { printf '\n=== %s ===\n' "$1"; }
 count() { passed=$((passed + $1)); failed=$((failed + $2)); }
+# Remembers what failed, for the recap above the last line (CI shows only the end of the log).
+failure() { failures+=("$1"); }
 
 # 1. Build with no warnings in the project's own code.
 stage "build"
@@ -20,6 +23,7 @@ if swift build --build-tests >"$log_dir/build.log" 2>&1; then
         echo "$warnings"
         echo "build: FAILED (warnings in project code)"
         count 0 1
+        failure "build: warnings in project code"
     else
         echo "build: ok"
         count 1 0
@@ -28,6 +32,7 @@ else
     tail -50 "$log_dir/build.log"
     echo "build: FAILED"
     count 0 1
+    failure "build"
 fi
 
 # 2. Swift tests (Swift Testing runs them in parallel).
@@ -40,8 +45,11 @@ if [ -z "$total" ]; then
     echo "swift test: no summary line (crash or build failure)"
     tail -30 "$log_dir/swift-test.log"
     count 0 1
+    failure "swift test: no summary line"
 else
     count $((total - bad)) "$bad"
+    while IFS= read -r line; do failure "swift test: $line"; done \
+        < <(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -v '^✘ Test run with' | cut -c1-200)
 fi
 
 # Runs a script that ends with "N passed, M failed", shows all but its PASS lines and adds
@@ -54,9 +62,12 @@ summed() {
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
     if [ -n "$line" ]; then
         count "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')"
+        [ "$(echo "$line" | awk '{print $3}')" -eq 0 ] || while IFS= read -r bad_line; do failure "$name: $bad_line"; done \
+            < <(grep -E '^(FAIL|✘)|"result":"failed"' "$log" | cut -c1-200)
     else
         echo "$name: no summary line"
         count 0 1
+        failure "$name: no summary line"
     fi
 }
 
@@ -73,6 +84,11 @@ summed "sim interop" sim-interop Tools/Interop/run-sim-interop.sh
 stage "BLE world self-check"
 summed "BLE world" ble-world .venv/bin/python Tools/BLE/check_world.py "$(swift build --show-bin-path)/meshport"
 
+# 4b'. The web UI of `meshport serve` in headless chromium, on MeshSim (Tools/Web/run.sh);
+# screenshots of every check in artifacts/web.
+stage "web UI in chromium"
+summed "web UI" web Tools/Web/run.sh
+
 # 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232 and over a
 # CDC-ACM gadget, each with an unplug (Tools/USB/test-usb.sh, Docs/usb.md).
 stage "USB in a QEMU guest"
@@ -80,8 +96,13 @@ summed "USB" usb Tools/USB/test-usb.sh
 
 # 5. Fuzz the framer and decoders.
 stage "fuzz (${fuzz_seconds} s)"
-if Tools/Fuzz/run.sh "$fuzz_seconds"; then count 1 0; else count 0 1; fi
+if Tools/Fuzz/run.sh "$fuzz_seconds"; then count 1 0; else count 0 1; failure "fuzz"; fi
 
+if [ "${#failures[@]}" -gt 0 ]; then
+    echo
+    echo "=== what failed ==="
+    printf '%s\n' "${failures[@]}"
+fi
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
