@@ -41,7 +41,7 @@ public enum MeshportServer {
         let served = Served(radios: radios, store: store, publisher: publisher, metrics: metrics, policy: policy)
 
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: SecurityMiddleware(policy: policy))
+        router.add(middleware: SecurityMiddleware(policy: policy) { text in radios.reduce(text) { $1.redact($0) } })
         served.addRoutes(to: router, staticFiles: staticFiles)
         if testHooks { served.addTestHooks(to: router) }
         let sockets = Router(context: APIRequestContext.self)

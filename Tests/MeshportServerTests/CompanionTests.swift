@@ -95,6 +95,21 @@ import Testing
         try a.send([0x2E])
         try await a.wait("ERR for an unknown command") { $0.contains { $0 == [0x01, 0x01] } }
     }
+
+    /// A setting an external client changes shows in /self, which the server read again.
+    @Test func settingsAnExternalClientChangesShowInSelf() async throws {
+        let world = try await ServerWorld(companions: 1)
+        let client = try await CompanionClient(port: world.serve.companionPorts[0])
+        try client.send(try Command.setAdvertName("Renamed Elsewhere").encode())
+        try await client.wait("OK for SET_ADVERT_NAME") { $0.contains { $0 == [0x00] } }
+        var name: String?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while name != "Renamed Elsewhere", ContinuousClock.now < deadline {
+            name = try await world.get("/api/radios/0/self").object["name"] as? String
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(name == "Renamed Elsewhere")
+    }
 }
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -166,6 +166,9 @@ import Testing
         let shown = ShownURL(url)
         #expect(shown.shown == "ble://F0:12:34:56:78:9A?pin=******&hci=hci0")
         #expect(shown.redact("link ble://F0:12:34:56:78:9A?pin=123456&hci=hci0 closed") == "link \(shown.shown) closed")
+        // An API error from the link names the URL; the server answers it redacted.
+        let failure = APIError(.badGateway, "link_lost", "link lost on ble://F0:12:34:56:78:9A?pin=123456&hci=hci0: timeout")
+        #expect(failure.redacted(by: shown.redact).message == "link lost on \(shown.shown): timeout")
         let plain = ShownURL(try TransportURL("tcp://127.0.0.1:5000"))
         #expect(plain.shown == "tcp://127.0.0.1:5000" && plain.redact("x tcp://127.0.0.1:5000") == "x tcp://127.0.0.1:5000")
     }

@@ -235,29 +235,32 @@ def map_view(s, servers):
     expect(all(h == here for h in hosts), f"the UI fetched from other hosts: {sorted(set(hosts) - {here})}")
 
 
+def log_in(s, node, password):
+    """Opens the node from the Nodes tab and logs in with the password."""
+    s.go("nodes")
+    s.click(".contact-item", node)
+    s.find(".node-page h2", node)
+    s.find("input[name='password']").send_keys(password, Keys.ENTER)
+    s.find(".result.ok", "Logged in", 20)
+
+
 @check("remote node: log in to a repeater, read status and telemetry")
 def repeater(s, servers):
-    s.go("nodes")
-    s.click(".contact-item", "Repeater North")
-    s.find(".node-page h2", "Repeater North")
-    s.find("input[name='password']").send_keys("password", Keys.ENTER)
-    s.find(".result.ok", "Logged in", 20)
+    log_in(s, "Repeater North", "password")
     s.find("section[aria-label='Login']", "Logged in as admin")
     s.click("button", "Request status")
     s.find(".status-table", "Battery", 20)
     s.click("button", "Request telemetry")
     s.find(".readings", "voltage", 20)
-    s.wait("the status chart", lambda: len(s.all("figure.chart polyline")) > 0, 20)
+    s.wait("the status chart", lambda: len(s.all("figure.chart circle")) > 0, 20)
 
 
-@check("room server: log in and read the posts")
+@check("room server: log in, read the posts, post")
 def room(s, servers):
-    s.go("nodes")
-    s.click(".contact-item", "Town Square")
-    s.find(".node-page h2", "Town Square")
-    s.find("input[name='password']").send_keys("hello", Keys.ENTER)
-    s.find(".result.ok", "Logged in", 20)
+    log_in(s, "Town Square", "hello")
     s.find(".room li.msg", "Welcome to Town Square", 20)
+    s.find("input[name='post']").send_keys("hello from the browser", Keys.ENTER)
+    s.find(".room li.msg.out", "hello from the browser")
 
 
 @check("phone width: one pane at a time, nothing wider than the screen")

@@ -37,7 +37,7 @@ public actor SettingsService {
     }
 
     /// APP_START again: the radio answers with its current SELF_INFO.
-    func readSelfInfo() async throws -> SelfInfo {
+    public func readSelfInfo() async throws -> SelfInfo {
         let info = try await session.expect(.appStart(AppStart(appName: session.clientName))) { if case let .selfInfo(v) = $0 { v } else { nil } }
         selfInfo = info
         return info

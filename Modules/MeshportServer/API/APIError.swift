@@ -21,6 +21,11 @@ struct APIError: Error, HTTPResponseError, Sendable {
         self.headers = headers
     }
 
+    /// The same error with its message passed through `redact` (a radio's secrets hidden).
+    func redacted(by redact: (String) -> String) -> APIError {
+        APIError(status, code, redact(message), headers: headers)
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"

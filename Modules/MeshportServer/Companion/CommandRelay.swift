@@ -123,6 +123,12 @@ struct CommandRelay: Sendable {
             case (.setChannel, .response(.ok)?):
                 let channels = ChannelsService(context: context)
                 Task { await Self.report(context) { try await channels.refresh() } }
+            case (.setAdvertName, .response(.ok)?), (.setAdvertLatLon, .response(.ok)?), (.setRadioParams, .response(.ok)?),
+                 (.setRadioTxPower, .response(.ok)?), (.setOtherParams, .response(.ok)?):
+                // What SELF_INFO carries changed: read it again, so /self shows what the radio now has.
+                let settings = SettingsService(context: context)
+                let radio = radio
+                Task { await Self.report(context) { await radio.settingsChanged(try await settings.readSelfInfo()) } }
             default:
                 return
             }

@@ -83,9 +83,11 @@ struct SecurityPolicy: Sendable {
 }
 
 /// Applies `SecurityPolicy` to every request, counts answers for /metrics and adds the
-/// headers that keep browsers from sniffing types or framing the UI.
+/// headers that keep browsers from sniffing types or framing the UI. Error messages pass
+/// through `redact`: an error from a link names its URL, and a BLE URL holds the pairing PIN.
 struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: SecurityPolicy
+    let redact: @Sendable (String) -> String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -93,7 +95,7 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
             try policy.check(request)
             response = try await next(request, context)
         } catch {
-            response = try APIError.from(error).response(from: request, context: context)
+            response = try APIError.from(error).redacted(by: redact).response(from: request, context: context)
         }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"

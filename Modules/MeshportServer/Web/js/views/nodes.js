@@ -1,8 +1,8 @@
 // Remote nodes (repeaters, room servers, sensors): login, status with its history, telemetry
 // with charts, and a room's chat.
 import { get, post, query } from '../api.js';
-import { h, replace, formatTime, formatAgo, formatUptime, debounce, typeLabel, shortKey } from '../dom.js';
-import { lineChart } from '../chart.js';
+import { h, replace, formatTime, formatAgo, debounce, typeLabel, shortKey } from '../dom.js';
+import { statusCard, telemetryCard } from './node-readings.js';
 import { typeGlyph } from './contacts.js';
 import { pathText } from './conversation.js';
 
@@ -58,10 +58,10 @@ function nodePage(app, container, key) {
     h('a', { class: 'back', href: '#/nodes', 'aria-label': 'Back to nodes' }, '‹'),
     h('div', {}, h('h2', {}, app.name(key)), h('p', { class: 'subtitle' })));
   const loginCard = h('section', { class: 'card', 'aria-label': 'Login' });
-  const statusCard = h('section', { class: 'card', 'aria-label': 'Status' });
-  const telemetryCard = h('section', { class: 'card', 'aria-label': 'Telemetry' });
+  const status = statusCard(app, key);
+  const telemetry = telemetryCard(app, key);
   const roomCard = h('section', { class: 'card room', 'aria-label': 'Room' });
-  container.append(h('section', { class: 'page node-page' }, head, loginCard, statusCard, telemetryCard, roomCard));
+  container.append(h('section', { class: 'page node-page' }, head, loginCard, status.el, telemetry.el, roomCard));
   let contact = null;
   let session = null;
   const cleanups = [];
@@ -74,9 +74,9 @@ function nodePage(app, container, key) {
       replace(head.querySelector('h2'), contact.name || shortKey(key));
       head.querySelector('.subtitle').textContent = `${typeLabel(contact.type)} · ${pathText(contact)}`;
       renderLogin();
-      statusCard.hidden = contact.type !== 'repeater' && contact.type !== 'room';
-      if (!statusCard.hidden) loadStats();
-      loadTelemetry();
+      status.el.hidden = contact.type !== 'repeater' && contact.type !== 'room';
+      if (!status.el.hidden) status.load();
+      telemetry.load();
       roomCard.hidden = contact.type !== 'room';
       if (!roomCard.hidden) loadPosts();
     } catch (error) {
@@ -125,124 +125,6 @@ function nodePage(app, container, key) {
     }
   }
 
-  // --- status and its history ---
-  const statusTable = h('div', { class: 'status-table' });
-  const statsChart = h('div', { class: 'charts' });
-  // Stored samples, plus the answers heard since (the store writes samples in batches).
-  let statsSamples = [];
-  async function loadStats() {
-    const button = h('button', { type: 'button', onclick: requestStatus }, 'Request status');
-    if (!statusCard.firstChild) replace(statusCard, h('div', { class: 'card-head' }, h('h3', {}, 'Status'), button), statusTable, statsChart);
-    try {
-      const history = await get(`${app.path('stats')}${query({ node: key, limit: 200 })}`);
-      const stored = history.samples;
-      const newest = stored.length ? Math.max(...stored.map((x) => Date.parse(x.recordedAt))) : 0;
-      statsSamples = [...stored, ...statsSamples.filter((x) => Date.parse(x.recordedAt) > newest)];
-      renderStats();
-    } catch (error) {
-      app.report(error);
-    }
-  }
-  async function requestStatus(e) {
-    const button = e.target;
-    button.disabled = true;
-    statusTable.textContent = 'Asking the node over the mesh…';
-    try {
-      renderStatus(await post(app.path('remote', key, 'status')));
-    } catch (error) {
-      replace(statusTable, h('p', { class: 'result error' }, error.message));
-    } finally {
-      button.disabled = false;
-    }
-  }
-  function renderStatus(st) {
-    const at = new Date().toISOString();
-    if (!statsSamples.some((x) => Math.abs(Date.parse(x.recordedAt) - Date.parse(at)) < 1000)) {
-      statsSamples.push({ recordedAt: at, batteryMillivolts: st.batteryMillivolts, noiseFloor: st.noiseFloor, lastRSSI: st.lastRSSI });
-      renderStats();
-    }
-    const rows = [
-      ['Battery', st.batteryMillivolts !== undefined ? `${(st.batteryMillivolts / 1000).toFixed(2)} V` : null],
-      ['Uptime', st.uptimeSeconds !== undefined ? formatUptime(st.uptimeSeconds) : null],
-      ['Noise floor', st.noiseFloor !== undefined ? `${st.noiseFloor} dBm` : null],
-      ['Last RSSI', st.lastRSSI !== undefined ? `${st.lastRSSI} dBm` : null],
-      ['Last SNR', st.lastSNR !== undefined ? `${st.lastSNR} dB` : null],
-      ['Queue', st.queueLength],
-      ['Packets received / sent', `${st.packetsReceived ?? '?'} / ${st.packetsSent ?? '?'}`],
-      ['Flood / direct sent', `${st.sentFlood ?? '?'} / ${st.sentDirect ?? '?'}`],
-      ['Airtime tx / rx', `${st.airtimeSeconds ?? '?'} s / ${st.rxAirtimeSeconds ?? '?'} s`],
-      ['Receive errors', st.receiveErrors],
-    ].filter(([, v]) => v !== null && v !== undefined);
-    replace(statusTable, h('dl', { class: 'facts' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
-  }
-  function renderStats() {
-    const samples = statsSamples;
-    const series = (field, name, scale = 1) => ({ name, points: samples.filter((x) => x[field] !== undefined).map((x) => ({ t: new Date(x.recordedAt), v: x[field] * scale })) });
-    replace(statsChart,
-      lineChart('Battery', 'V', [series('batteryMillivolts', 'battery', 0.001)]),
-      lineChart('Signal', 'dBm', [series('noiseFloor', 'noise floor'), series('lastRSSI', 'last RSSI')]));
-  }
-
-  // --- telemetry ---
-  const readingsList = h('div', { class: 'readings' });
-  const telemetryCharts = h('div', { class: 'charts' });
-  let storedReadings = [];
-  async function loadTelemetry() {
-    if (!telemetryCard.firstChild) {
-      replace(telemetryCard, h('div', { class: 'card-head' }, h('h3', {}, 'Telemetry'), h('button', { type: 'button', onclick: requestTelemetry }, 'Request telemetry')),
-        readingsList, telemetryCharts);
-    }
-    try {
-      const stored = (await get(`${app.path('remote', key, 'telemetry')}${query({ limit: 500 })}`)).readings;
-      const newest = stored.length ? Math.max(...stored.map((r) => Date.parse(r.recordedAt))) : 0;
-      storedReadings = [...stored, ...storedReadings.filter((r) => Date.parse(r.recordedAt) > newest)];
-      renderTelemetryCharts();
-    } catch (error) {
-      app.report(error);
-    }
-  }
-  async function requestTelemetry(e) {
-    const button = e.target;
-    button.disabled = true;
-    readingsList.textContent = 'Asking the node over the mesh…';
-    try {
-      renderReadings((await post(app.path('remote', key, 'telemetry'))).readings);
-    } catch (error) {
-      replace(readingsList, h('p', { class: 'result error' }, error.message));
-    } finally {
-      button.disabled = false;
-    }
-  }
-  function renderReadings(readings) {
-    const at = new Date().toISOString();
-    if (readings.length && !storedReadings.some((r) => Math.abs(Date.parse(r.recordedAt) - Date.parse(at)) < 1000)) {
-      storedReadings.push(...readings.map((r) => ({ ...r, recordedAt: at })));
-      renderTelemetryCharts();
-    }
-    if (readings.length === 0) {
-      replace(readingsList, h('p', { class: 'muted' }, 'The node sent no readings (its telemetry may be denied to this radio).'));
-      return;
-    }
-    replace(readingsList, h('dl', { class: 'facts' }, readings.map((r) => [h('dt', {}, `${r.type} (channel ${r.channel})`), h('dd', {}, r.values.join(', '))])));
-  }
-  function renderTelemetryCharts() {
-    const readings = storedReadings;
-    const groups = new Map();
-    for (const r of readings) {
-      if (!r.recordedAt || r.values.length !== 1) continue;
-      const name = `${r.type} ch${r.channel}`;
-      if (!groups.has(r.type)) groups.set(r.type, new Map());
-      const byChannel = groups.get(r.type);
-      if (!byChannel.has(name)) byChannel.set(name, []);
-      byChannel.get(name).push({ t: new Date(r.recordedAt), v: r.values[0] });
-    }
-    if (groups.size === 0) {
-      replace(telemetryCharts, h('p', { class: 'muted' }, 'No stored readings yet.'));
-      return;
-    }
-    replace(telemetryCharts, [...groups].map(([type, byChannel]) => lineChart(type, '', [...byChannel].map(([n, points]) => ({ name: n, points })))));
-  }
-
   // --- room chat ---
   const posts = h('ol', { class: 'messages' });
   async function loadPosts() {
@@ -286,8 +168,8 @@ function nodePage(app, container, key) {
     }
     if (event.radio !== app.radio) return;
     if (event.type === 'remote' && event.key === key) {
-      if (event.remote === 'status') renderStatus(event.status);
-      else if (event.remote === 'telemetry') renderReadings(event.readings);
+      if (event.remote === 'status') status.show(event.status);
+      else if (event.remote === 'telemetry') telemetry.show({ readings: event.readings });
       else get(app.path('remote')).then((sessions) => {
         session = sessions.find((x) => x.key === key) ?? null;
         renderLogin();
