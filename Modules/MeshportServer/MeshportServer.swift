@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import MeshServices
@@ -47,11 +48,16 @@ public enum MeshportServer {
         let sockets = Router(context: APIRequestContext.self)
         served.addEventsSocket(to: sockets)
 
+        let socketResponder = sockets.buildResponder()
         let http = config.http
         let tokenNote = token.map { " (token in \($0.path)\($0.created ? ", just made" : ""))" } ?? ""
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: .init(autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5)))),
+            server: HTTPServerBuilder { responder in
+                GuardedUpgradeChannel(inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: socketResponder,
+                    configuration: .init(ws: .init(autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5)))), metrics: metrics)
+            },
             configuration: ApplicationConfiguration(address: .hostname(http.host, port: http.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? http.port

@@ -130,6 +130,21 @@ import Testing
         }
     }
 
+    /// A request NIO cannot parse is answered 400 and closed at once, counted, and not logged
+    /// as a server error; the server goes on answering others.
+    @Test func malformedRequestsAreAnsweredAndClosed() async throws {
+        let world = try await ServerWorld(waitReady: false)
+        for raw in ["GET /a b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "GARBAGE\r\n\r\n",
+                    "GET /api/radios HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n"] {
+            // exchange() reads until the server closes: a connection left open fails the deadline.
+            let reply = try RawHTTP.parse(try await RawHTTP.exchange(port: world.port, Array(raw.utf8), timeout: .seconds(5)))
+            #expect(reply.status == 400 && reply.text.hasPrefix("malformed HTTP request"), "\(raw.debugDescription): \(reply)")
+        }
+        #expect(try await world.get("/healthz").status == 200)
+        #expect(try await rejected("malformed", world) == 3)
+        #expect(!world.serve.stderr.contains("upgrade result"), "\(world.serve.stderr)")
+    }
+
     @Test func passwordsAndChannelSecretsNeverReachTheLogs() async throws {
         let world = try await ServerWorld(serveArguments: ["--log-level", "trace"])
         let repeater = try await world.contactKey("Repeater North")
