@@ -233,7 +233,53 @@ def usb(ours, _peer):
     return out
 
 
-GROUPS = {"usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble}
+def serve(ours, _peer):
+    """`meshport serve` (Tools/Benchmarks/Serve/serve_bench.py): every peer is measured in the same
+    run. Sizes and times: lower is better, ratio = peer / Meshport; the goals are the issue's."""
+    out = {}
+    mem, start, fan, page = ours["memory"], ours["cold_start"], ours["fanout"], ours["timeline"]
+    rss_mb, empty_mb = mem["rss_kib"] / 1024, mem["empty_rss_kib"] / 1024
+    out["serve.idle_rss_5k_nodes"] = {
+        "value": round(rss_mb, 1), "unit": "MB resident, idle, 5,000 nodes (3 telemetry, positions, stats each) and 10,000 messages in the store",
+        "peer": "the same server on an empty store", "peer_value": round(empty_mb, 1), "ratio": round(empty_mb / rss_mb, 2),
+        "goal": "< 40 MB", "goal_met": rss_mb < 40, "peak_mb": round(mem["hwm_kib"] / 1024, 1),
+        # RSS counts the clean, shared pages of the executable and libraries it touched too.
+        "anonymous_mb": round(mem["anon_kib"] / 1024, 1), "file_backed_mb": round(mem["file_kib"] / 1024, 1)}
+    for key, label in (("ready_ms", "exec to the radio ready"), ("healthz_ms", "exec to /healthz answering")):
+        value = start[key]
+        entry = {"value": round(value, 1), "unit": f"ms, {label} (median of 5, 5,000-node store; lower is better)",
+                 "peer": "exec to exit of `meshport --help` (process start floor)", "peer_value": round(start["floor_ms"], 1),
+                 "ratio": round(start["floor_ms"] / value, 3)}
+        if key == "ready_ms":
+            entry.update(goal="< 300 ms", goal_met=value < 300)
+        out[f"serve.cold_start_{key[:-3]}"] = entry
+    paced, ceiling = fan["paced"], fan["ceiling"]
+    delivered = paced["received"] / paced["expected"]
+    offered = ours["rate"]
+    out["serve.ws_fanout_delivered"] = {
+        "value": round(100 * delivered, 2), "unit": f"% of {ours['rate']:,} events/s x {ours['seconds']} s delivered to each of {ours['clients']} clients, in order",
+        "peer": "events offered", "peer_value": 100.0, "ratio": round(delivered, 4),
+        "goal": "100% (no loss, in order)", "goal_met": delivered == 1 and paced["in_order"] and paced["closed_by_server"] == 0,
+        "latency_p50_ms": round(paced["latency_p50_ms"], 1), "latency_p99_ms": round(paced["latency_p99_ms"], 1),
+        "publish_seconds": paced["publish_s"], "server_cpu_cores": round(paced["server_cpu_s"] / (paced["publish_s"] + 1.5), 2)}
+    out["serve.ws_fanout_latency_p99"] = {
+        "value": round(paced["latency_p99_ms"], 1), "unit": "ms from an event's due time to its arrival at a client (p99; lower is better)",
+        "peer": "p50 of the same run", "peer_value": round(paced["latency_p50_ms"], 1),
+        "ratio": round(paced["latency_p50_ms"] / max(paced["latency_p99_ms"], 1e-3), 2)}
+    out["serve.ws_fanout_ceiling"] = {
+        "value": round(ceiling["per_client_events_per_s"], 1),
+        "unit": f"events/s per client, {ours['clients']} clients, published unpaced until the clients fall a buffer behind (higher is better)",
+        "peer": "the offered rate", "peer_value": float(offered), "ratio": round(ceiling["per_client_events_per_s"] / offered, 2),
+        "delivered_pct": round(100 * ceiling["received"] / ceiling["expected"], 1), "closed_as_slow": ceiling["closed_by_server"]}
+    for key, label in (("p99_ms", "p99"), ("p50_ms", "p50")):
+        out[f"serve.timeline_{label}"] = {
+            "value": round(page[key], 2), "unit": f"ms, a page of 50 channel messages ({page['stored_messages']} stored), {label}, under {ours['load_connections']} keep-alive connections in a closed loop (lower is better)",
+            "peer": "/healthz under the same load", "peer_value": round(page["healthz"][key], 2),
+            "ratio": round(page["healthz"][key] / page[key], 2), "pages_per_s": round(page["requests_per_s"], 1)}
+    return out
+
+
+GROUPS = {"serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble}
 
 
 def main():
@@ -258,6 +304,10 @@ def main():
             overhead += f"  floor (sim + socket) {e['floor_value']:,.1f}"
         if "goal_met" in e:
             overhead += f"  goal {e['goal']}: {'met' if e['goal_met'] else 'MISSED'}"
+        if "anonymous_mb" in e:
+            overhead += f"  (anonymous {e['anonymous_mb']} MB, file-backed {e['file_backed_mb']} MB)"
+        if "latency_p99_ms" in e:
+            overhead += f"  latency p50 {e['latency_p50_ms']} ms, p99 {e['latency_p99_ms']} ms, server {e['server_cpu_cores']} cores"
         print(f"{name:40} {e['value']:>14,.1f} {e['peer_value']:>14,.1f} {e['ratio']:{'>7.2f' if e['ratio'] >= 0.1 else '>7.3f'}}x  {e['unit']}{overhead}  (peer: {e['peer']})")
     print(f"written to {results_path}")
 

@@ -5,7 +5,9 @@
 # transport (the driver plugin path against the same socket and pty used in-process),
 # sim (frames/s a MeshSim radio serves to an in-process client against MeshCodec alone),
 # session (RadioSession against meshcore_py on the same `meshport sim` over TCP), ble (the LE
-# host against Bumble's), usb (usb:// against the kernel's tty driver in a QEMU guest).
+# host against Bumble's), usb (usb:// against the kernel's tty driver in a QEMU guest),
+# serve (meshport serve on meshport sim: idle RSS, cold start, WebSocket fan-out, a timeline page
+# under load).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -68,3 +70,13 @@ Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNEC
 echo "usb: usb:// vs the kernel's tty in a QEMU guest (release build, about 2 minutes)..."
 Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-3}"
 .venv/bin/python Tools/Benchmarks/report.py usb "$work/usb.json" "$work/usb.json" bench-results.json
+
+# Server: `meshport serve` on `meshport sim` (Tools/Benchmarks/Serve/serve_bench.py): idle RSS with
+# 5,000 nodes in the store, cold start to ready, WebSocket fan-out to 50 clients, a timeline page
+# under load; each against a peer measured in the same run.
+for product in meshport MeshportDriverTCP; do
+    swift build -c release --product "$product" >"$work/build-serve.log" 2>&1 || { cat "$work/build-serve.log"; exit 1; }
+done
+echo "serve: meshport serve on meshport sim (release build, about 45 seconds)..."
+.venv/bin/python Tools/Benchmarks/Serve/serve_bench.py "$(swift build -c release --show-bin-path)/meshport" >"$work/serve.json"
+.venv/bin/python Tools/Benchmarks/report.py serve "$work/serve.json" "$work/serve.json" bench-results.json

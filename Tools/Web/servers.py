@@ -4,6 +4,7 @@ a time limit; stop() ends them whatever state they are in."""
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -53,12 +54,15 @@ class Process:
 
 
 class Servers:
-    """meshport sim + meshport serve. `extra` adds serve options (e.g. --token-file)."""
+    """meshport sim + meshport serve. `extra` adds serve options (e.g. --token-file), `sim_extra`
+    sim options (e.g. --scenario); `db` is the history database (default: a fresh one)."""
 
-    def __init__(self, meshport, extra=()):
+    def __init__(self, meshport, extra=(), sim_extra=(), db=None):
         self.meshport = meshport
         self.extra = list(extra)
+        self.sim_extra = list(sim_extra)
         self.work = tempfile.mkdtemp(prefix="meshport-web-")
+        self.db = db or f"{self.work}/meshport.db"
         self.env = dict(os.environ, XDG_CONFIG_HOME=f"{self.work}/config", XDG_DATA_HOME=f"{self.work}/data",
                         MESHPORT_RADIO="", MESHPORT_DB="")
         self.sim_port = free_port()
@@ -68,14 +72,23 @@ class Servers:
 
     def start(self):
         self.start_sim()
-        self.serve = Process("serve", [self.meshport, "serve", "--radio", f"tcp://127.0.0.1:{self.sim_port}",
-                                       "--http", "127.0.0.1:0", "--db", f"{self.work}/meshport.db", *self.extra],
-                             self.env, self.work)
-        self.url = self.serve.wait_line(r"listening on (http://\S+)", 30).group(1)
+        self.start_serve()
         return self
 
+    def serve_argv(self):
+        return [self.meshport, "serve", "--radio", f"tcp://127.0.0.1:{self.sim_port}", "--http", "127.0.0.1:0", "--db", self.db, *self.extra]
+
+    def start_serve(self):
+        self.serve = Process("serve", self.serve_argv(), self.env, self.work)
+        self.url = self.serve.wait_line(r"listening on (http://\S+)", 30).group(1)
+
+    def stop_serve(self):
+        if self.serve:
+            self.serve.stop()
+            self.serve = None
+
     def start_sim(self):
-        self.sim = Process("sim", [self.meshport, "sim", "--listen", f"tcp://127.0.0.1:{self.sim_port}"], self.env, self.work)
+        self.sim = Process("sim", [self.meshport, "sim", "--listen", f"tcp://127.0.0.1:{self.sim_port}", *self.sim_extra], self.env, self.work)
         self.sim.wait_line(r"listening on tcp://", 30)
 
     def stop_sim(self):
@@ -108,3 +121,4 @@ class Servers:
         for p in (self.serve, self.sim):
             if p:
                 p.stop()
+        shutil.rmtree(self.work, ignore_errors=True)
