@@ -175,6 +175,20 @@ def unread(s, servers):
     s.wait("the total falls", lambda: int(s.find("#unread-total").text or 0) < before or not s.find("#unread-total").is_displayed())
 
 
+@check("a long channel pages back with 'Load older messages'")
+def older(s, servers):
+    s.go("chat/channel/0")
+    s.find(".conversation h2", "Public")
+    # The sim's backlog put 120 messages on Public: a page is 50.
+    s.wait("the first page", lambda: len(s.all(".conversation li.msg")) >= 50)
+    first = [int(e.get_attribute("data-id")) for e in s.all(".conversation li.msg")]
+    s.click("button.older", "Load older")
+    s.wait("an older page", lambda: len(s.all(".conversation li.msg")) >= len(first) + 50)
+    ids = [int(e.get_attribute("data-id")) for e in s.all(".conversation li.msg")]
+    expect(ids == sorted(ids) and len(set(ids)) == len(ids), "the messages are not in order, or repeat")
+    expect(set(first) <= set(ids) and min(ids) < min(first), "the older page did not add older messages")
+
+
 @check("a channel message arrives live")
 def receive_live(s, servers):
     s.go("chat/channel/0")
@@ -286,12 +300,20 @@ def connection(s, servers):
     s.open("chats")
     s.find("#connection[data-state='ready']")
     s.mark_page()
+    # Records every sync label shown while the radio comes back (it shows only briefly).
+    s.d.execute_script("""
+        window.__syncLabels = [];
+        const box = document.getElementById('sync');
+        new MutationObserver(() => { if (!box.hidden) window.__syncLabels.push(document.getElementById('sync-label').textContent); })
+            .observe(box, {attributes: true, subtree: true, childList: true, characterData: true});""")
     servers.stop_sim()
     s.wait("the radio shown as not connected", lambda: s.find("#connection").get_attribute("data-state") != "ready", 20)
     s.d.save_screenshot(os.path.join(ARTIFACTS, "radio-lost.png"))
     servers.start_sim()
     s.find("#connection[data-state='ready']", timeout=40)
     expect(s.page_kept(), "the page was reloaded")
+    labels = s.d.execute_script("return window.__syncLabels")
+    expect(any(l.startswith("Syncing contacts") for l in labels), f"no contact sync progress was shown: {labels}")
 
 
 def token_login(meshport):
@@ -332,7 +354,11 @@ def main():
     servers = None
     driver = None
     try:
-        servers = Servers(meshport).start()
+        scenario = os.path.join(ARTIFACTS, "scenario.json")
+        with open(scenario, "w") as f:
+            # The default mesh, plus 120 channel messages waiting: enough for paging.
+            f.write('{"extendsDefault": true, "radio": {"offlineQueueSize": 200}, "backlog": {"dms": 0, "channel": 120, "text": "backlog"}}')
+        servers = Servers(meshport, sim_extra=["--scenario", scenario]).start()
         servers.wait_ready()
         driver = browser()
         session = Session(driver, servers.url)
