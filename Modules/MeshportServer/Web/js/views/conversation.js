@@ -80,9 +80,14 @@ export class Conversation {
         this.channelName = channel?.name || `Channel ${this.ref.channel}`;
         this.subtitle.textContent = channel ? `${channel.kind} channel, slot ${channel.index}` : '';
       } else {
-        const contact = await get(this.app.path('contacts', this.ref.key));
-        this.contact = contact;
-        this.subtitle.textContent = pathText(contact);
+        // A thread outlives its contact (removed from the radio): its messages still show.
+        try {
+          this.contact = await get(this.app.path('contacts', this.ref.key));
+          this.subtitle.textContent = pathText(this.contact);
+        } catch (error) {
+          if (error.code !== 'contact_not_found') throw error;
+          this.subtitle.textContent = 'no longer a contact of this radio';
+        }
       }
       this.title.textContent = this.name();
       const page = await get(`${this.base()}/messages${query({ limit: PAGE })}`);
