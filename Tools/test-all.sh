@@ -40,7 +40,8 @@ stage "swift test"
 swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
 total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
 # One line per failed test ("✘ Test NAME failed after"); not its issues, nor the run's summary.
-bad=$(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -vc '^✘ Test run with')
+failed_tests=$(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -v '^✘ Test run with')
+bad=$(printf '%s' "$failed_tests" | grep -c .)
 if [ -z "$total" ]; then
     echo "swift test: no summary line (crash or build failure)"
     tail -30 "$log_dir/swift-test.log"
@@ -48,8 +49,7 @@ if [ -z "$total" ]; then
     failure "swift test: no summary line"
 else
     count $((total - bad)) "$bad"
-    while IFS= read -r line; do failure "swift test: $line"; done \
-        < <(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -v '^✘ Test run with' | cut -c1-200)
+    [ "$bad" -eq 0 ] || while IFS= read -r line; do failure "swift test: ${line:0:200}"; done <<<"$failed_tests"
 fi
 
 # Runs a script that ends with "N passed, M failed", shows all but its PASS lines and adds
