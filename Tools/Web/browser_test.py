@@ -133,7 +133,13 @@ def loads(s, servers):
 @check("contacts: search, type filter, details with path")
 def contacts(s, servers):
     s.go("contacts")
-    s.wait("20 contacts", lambda: len(s.all(".contact-item")) >= 20)
+    # 250 contacts: the list draws 200, the rest on request.
+    s.wait("the first 200 contacts", lambda: len(s.all(".contact-item")) == 200)
+    total = int(s.find(".count").text.split()[0])
+    expect(total >= 250, f"the count says {total} contacts")
+    s.click("button.more", "more")
+    # Compared with the count as it is then: a newcomer's advert may add one meanwhile.
+    s.wait("all contacts", lambda: len(s.all(".contact-item")) == int(s.find(".count").text.split()[0]))
     search = s.find("input[name='q']")
     search.send_keys("Ced")
     s.wait("only Cedar", lambda: [e.text for e in s.all(".contact-item .chat-name")] == ["Cedar"])
@@ -356,8 +362,11 @@ def main():
     try:
         scenario = os.path.join(ARTIFACTS, "scenario.json")
         with open(scenario, "w") as f:
-            # The default mesh, plus 120 channel messages waiting: enough for paging.
-            f.write('{"extendsDefault": true, "radio": {"offlineQueueSize": 200}, "backlog": {"dms": 0, "channel": 120, "text": "backlog"}}')
+            # The default mesh, plus 120 channel messages waiting (for paging) and 230 more
+            # companions (more than the contact list draws at once).
+            f.write('{"extendsDefault": true, "radio": {"offlineQueueSize": 200, "maxContacts": 400},'
+                    ' "generate": [{"count": 230, "type": "chat", "namePrefix": "Gen", "maxHops": 2}],'
+                    ' "backlog": {"dms": 0, "channel": 120, "text": "backlog"}}')
         servers = Servers(meshport, sim_extra=["--scenario", scenario]).start()
         servers.wait_ready()
         driver = browser()

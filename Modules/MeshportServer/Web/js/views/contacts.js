@@ -4,6 +4,8 @@ import { get, query } from '../api.js';
 import { h, replace, formatAgo, debounce, typeLabel, shortKey } from '../dom.js';
 import { pathText } from './conversation.js';
 
+const PAGE = 200;
+
 export function mount(app, container, name, params) {
   const search = h('input', { type: 'search', name: 'q', placeholder: 'Name or key', 'aria-label': 'Search contacts', autocomplete: 'off' });
   const type = h('select', { name: 'type', 'aria-label': 'Type' },
@@ -34,20 +36,29 @@ export function mount(app, container, name, params) {
     }
   }
 
+  // A store may hold thousands of nodes: the list draws a page of them, the rest on request
+  // (search narrows it), so a redraw after each advert stays cheap.
+  let limit = PAGE;
+
   function render() {
-    const shown = favourites.checked ? contacts.filter((c) => c.favourite) : contacts;
-    count.textContent = `${shown.length} contact${shown.length === 1 ? '' : 's'}`;
-    if (shown.length === 0) {
+    const matching = favourites.checked ? contacts.filter((c) => c.favourite) : contacts;
+    const shown = matching.slice(0, limit);
+    count.textContent = `${matching.length} contact${matching.length === 1 ? '' : 's'}`;
+    if (matching.length === 0) {
       replace(list, h('li', { class: 'empty' }, search.value || type.value || favourites.checked ? 'No contact matches.' : 'No contacts yet: they appear as the radio hears adverts.'));
       return;
     }
+    const more = matching.length > shown.length
+      ? h('li', {}, h('button', { type: 'button', class: 'link more', onclick: () => { limit += PAGE; render(); } },
+        `Show ${Math.min(PAGE, matching.length - shown.length)} more of ${matching.length - shown.length}`))
+      : null;
     replace(list, shown.map((c) => h('li', {},
       h('a', { class: `contact-item${c.key === selected ? ' selected' : ''}`, href: `#/contacts/${c.key}`, dataset: { type: c.type } },
         h('span', { class: `avatar ${c.type}`, 'aria-hidden': 'true' }, typeGlyph(c.type)),
         h('span', { class: 'chat-main' },
           h('span', { class: 'chat-name' }, c.favourite ? '★ ' : '', c.name || shortKey(c.key)),
           h('span', { class: 'chat-preview' }, `${typeLabel(c.type)} · ${c.path?.flood ? 'flood' : `${c.path?.hops ?? 0} hops`} · heard ${formatAgo(c.lastAdvert)}`)),
-        c.unread ? h('span', { class: 'badge' }, c.unread) : null))));
+        c.unread ? h('span', { class: 'badge' }, c.unread) : null))), more);
   }
 
   async function showDetail(key) {
@@ -83,9 +94,13 @@ export function mount(app, container, name, params) {
     }
   }
 
-  search.addEventListener('input', reload);
-  type.addEventListener('change', load);
-  favourites.addEventListener('change', render);
+  const restart = (then) => () => {
+    limit = PAGE;
+    then();
+  };
+  search.addEventListener('input', restart(reload));
+  type.addEventListener('change', restart(load));
+  favourites.addEventListener('change', restart(render));
   const unsubscribe = app.events.subscribe((event) => {
     if (event.type === 'resync' || (event.radio === app.radio && (event.type === 'contact' || event.type === 'connection'))) reload();
   });

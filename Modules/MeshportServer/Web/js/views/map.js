@@ -86,12 +86,16 @@ export function mount(app, container, name, params) {
       grid.append(s('line', { x1: x, x2: x, y1: 0, y2: size.height }), s('text', { x: x + 3, y: size.height - 4 }, `${lon.toFixed(lonDigits)}°`));
     }
     const markers = s('g', { class: 'markers' });
+    // Names above every marker, so no marker hides a name.
+    const labels = s('g', { class: 'labels', 'aria-hidden': 'true' });
+    const labelled = labelPlan(points.map((p) => ({ p, xy: project(p.lat, p.lon) })));
     for (const p of points) {
       const [x, y] = project(p.lat, p.lon);
       if (x < -50 || y < -50 || x > size.width + 50 || y > size.height + 50) continue;
       const marker = s('g', { class: `marker ${p.type}${selected?.key === p.key ? ' selected' : ''}`, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`, tabindex: 0, role: 'button', 'aria-label': `${p.name}, ${p.type === 'self' ? 'this radio' : typeLabel(p.type)}`, dataset: { key: p.key } },
         p.type === 'self' ? s('rect', { x: -6, y: -6, width: 12, height: 12, transform: 'rotate(45)' }) : s('circle', { r: 6 }),
-        s('text', { x: 9, y: 4 }, p.name));
+        s('title', {}, p.name));
+      if (labelled.has(p.key)) labels.append(s('text', { x: (x + 9).toFixed(1), y: (y + 4).toFixed(1) }, p.name));
       marker.addEventListener('click', (e) => {
         e.stopPropagation();
         select(p);
@@ -101,7 +105,23 @@ export function mount(app, container, name, params) {
       });
       markers.append(marker);
     }
-    replace(svg, s('rect', { class: 'sea', width: size.width, height: size.height }), grid, markers, scaleBar());
+    replace(svg, s('rect', { class: 'sea', width: size.width, height: size.height }), grid, markers, labels, scaleBar());
+  }
+
+  // Which markers get a name beside them: this radio and the selected one first, then servers,
+  // then the rest, each only where its label overlaps none already placed (a crowded map
+  // would otherwise be unreadable; every marker still names itself on hover and click).
+  function labelPlan(items) {
+    const rank = (p) => (p.type === 'self' ? 0 : selected?.key === p.key ? 1 : p.type === 'chat' ? 3 : 2);
+    const placed = [];
+    const keys = new Set();
+    for (const { p, xy: [x, y] } of [...items].sort((a, b) => rank(a.p) - rank(b.p))) {
+      const box = { x0: x + 8, y0: y - 8, x1: x + 12 + 7 * p.name.length, y1: y + 8 };
+      if (placed.some((o) => box.x0 < o.x1 && o.x0 < box.x1 && box.y0 < o.y1 && o.y0 < box.y1)) continue;
+      placed.push(box);
+      keys.add(p.key);
+    }
+    return keys;
   }
 
   function scaleBar() {
