@@ -25,6 +25,18 @@ public struct PluginLoader: Sendable {
         return loader
     }
 
+    /// Loads from the default search path only until every scheme in `schemes` has a driver:
+    /// a program that knows its radios' URLs does not map every driver there is. Within a
+    /// directory the libraries named after a wanted scheme (libMeshportDriverTCP.so for tcp)
+    /// are tried first; directories keep their order, so the driver that wins a scheme is the
+    /// one `loadDefault` would pick. A scheme no driver claims loads them all (and the error
+    /// can list every scheme there is).
+    public static func load(for schemes: Set<String>, environment: [String: String] = ProcessInfo.processInfo.environment) -> PluginLoader {
+        var loader = PluginLoader()
+        loader.load(directories: searchPath(environment: environment), until: Set(schemes.map { $0.lowercased() }))
+        return loader
+    }
+
     /// The directories searched, in order.
     public static func searchPath(environment: [String: String]) -> [(directory: String, builtIn: Bool)] {
         var dirs: [(String, Bool)] = []
@@ -38,8 +50,11 @@ public struct PluginLoader: Sendable {
         return dirs
     }
 
-    public mutating func load(directories: [(directory: String, builtIn: Bool)]) {
+    /// Loads every library of `directories`; with `wanted`, stops once each of those schemes has a driver.
+    public mutating func load(directories: [(directory: String, builtIn: Bool)], until wanted: Set<String>? = nil) {
+        func satisfied() -> Bool { wanted.map { $0.allSatisfy { driver(for: $0) != nil } } ?? false }
         for (dir, builtIn) in directories {
+            if satisfied() { return }
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else { continue }
             let names: [String]
@@ -49,7 +64,10 @@ public struct PluginLoader: Sendable {
                 refused.append(RefusedDriver(path: dir, reason: "cannot list plugin directory: \(error.localizedDescription)"))
                 continue
             }
-            for name in names.sorted() where name.hasSuffix(".so") && (!builtIn || name.hasPrefix(Self.builtInPrefix)) {
+            let candidates = names.sorted().filter { $0.hasSuffix(".so") && (!builtIn || $0.hasPrefix(Self.builtInPrefix)) }
+            let named = { (name: String) in wanted?.contains { name.lowercased().contains($0) } ?? false }
+            for name in candidates.filter(named) + candidates.filter({ !named($0) }) {
+                if satisfied() { return }
                 load(path: (dir as NSString).appendingPathComponent(name))
             }
         }

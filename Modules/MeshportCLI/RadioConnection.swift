@@ -23,7 +23,7 @@ enum RadioConnection {
                                   _ body: (Connected) async throws -> T) async throws -> T {
         let url = try options.radioURL()
         let target = try transportURL(url)
-        let loader = PluginLoader.loadDefault()
+        let loader = PluginLoader.load(for: [target.scheme])
         guard let driver = loader.driver(for: target.scheme) else {
             throw TransportError.noDriver(scheme: target.scheme, url: url, loaded: loader.loaded.flatMap(\.schemes))
         }

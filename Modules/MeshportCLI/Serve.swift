@@ -94,9 +94,9 @@ struct Serve: AsyncParsableCommand {
                 throw CLIError("no radio chosen: pass --radio URL, or save a default with `meshport use URL`", status: .usage)
             }
         }
-        let loader = PluginLoader.loadDefault()
-        let links = try urls.map { text -> RadioLink in
-            let url = try RadioConnection.transportURL(text)
+        let targets = try urls.map { ($0, try RadioConnection.transportURL($0)) }
+        let loader = PluginLoader.load(for: Set(targets.map(\.1.scheme)))
+        let links = try targets.map { text, url -> RadioLink in
             guard let driver = loader.driver(for: url.scheme) else {
                 throw CLIError("\(TransportError.noDriver(scheme: url.scheme, url: text, loaded: loader.loaded.flatMap(\.schemes)))", status: .usage)
             }

@@ -29,6 +29,25 @@ func pluginDirectory(_ files: [(source: String, name: String, mode: Int)]) throw
         #expect(!loader.refused.contains { $0.path.contains("BadABI") })
     }
 
+    /// Loading for known schemes maps only what it needs, and picks the driver loading all would.
+    @Test func loadsOnlyUntilTheWantedSchemesAreFound() throws {
+        var all = PluginLoader()
+        all.load(directories: [(binDirectory, true)])
+        #expect(all.loaded.count >= 3, "\(all.loaded.map(\.name))")
+        var some = PluginLoader()
+        some.load(directories: [(binDirectory, true)], until: ["tcp"])
+        #expect(some.loaded.map(\.name) == ["tcp"] && some.driver(for: "tcp")?.path == all.driver(for: "tcp")?.path)
+        // A scheme nobody claims loads everything, so an error can list what there is.
+        var none = PluginLoader()
+        none.load(directories: [(binDirectory, true)], until: ["nosuch"])
+        #expect(none.loaded.map(\.name) == all.loaded.map(\.name))
+        // Across directories the earlier one still wins, even when a later file is named for the scheme.
+        let later = try pluginDirectory([(builtLibrary("MeshportDriverTCP"), "libMeshportDriverTCP.so", 0o755)])
+        var ordered = PluginLoader()
+        ordered.load(directories: [(binDirectory, true), (later, false)], until: ["tcp"])
+        #expect(ordered.driver(for: "tcp")?.path == all.driver(for: "tcp")?.path && ordered.refused.isEmpty)
+    }
+
     @Test func loadsTheCExampleFromThePluginPath() throws {
         let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
         let loader = PluginLoader.loadDefault(environment: ["MESHPORT_PLUGIN_PATH": "/nonexistent:\(dir)"])
