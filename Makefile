@@ -10,7 +10,7 @@ SECONDS ?= 60
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
 	chromium chromium-driver
 
-.PHONY: all deps venv build run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench clean
+.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench clean
 
 all: build
 
@@ -36,6 +36,10 @@ venv: .venv/.stamp
 
 build: deps
 	$(SWIFT) build
+
+# Optimized, with the flags the release executable is laid out with (Tools/release.sh).
+release: deps
+	Tools/release.sh
 
 # MeshSim with its default mesh and `meshport serve` on it; prints the URL (Tools/run-serve.sh).
 run: deps

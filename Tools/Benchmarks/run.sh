@@ -13,8 +13,8 @@ cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-swift build -c release --product MeshportBench >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-bin="$(swift build -c release --show-bin-path)/MeshportBench"
+Tools/release.sh --product MeshportBench >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+bin="$(Tools/release.sh --show-bin-path)/MeshportBench"
 
 echo "codec: Meshport (release build)..."
 "$bin" "$work/corpus.txt" 2000 >"$work/meshport.json"
@@ -24,34 +24,34 @@ echo "codec: meshcore_py on the same corpus..."
 .venv/bin/python Tools/Benchmarks/report.py codec "$work/meshport.json" "$work/peer.json" bench-results.json
 
 # Storage: MeshStore and its naive baseline, measured in one run (one JSON object).
-swift build -c release --product MeshportStoreBench >"$work/build-store.log" 2>&1 || { cat "$work/build-store.log"; exit 1; }
+Tools/release.sh --product MeshportStoreBench >"$work/build-store.log" 2>&1 || { cat "$work/build-store.log"; exit 1; }
 echo "store: MeshStore and a naive baseline (release build, about 1.5 minutes)..."
-"$(swift build -c release --show-bin-path)/MeshportStoreBench" "$work/store" >"$work/store.json"
+"$(Tools/release.sh --show-bin-path)/MeshportStoreBench" "$work/store" >"$work/store.json"
 .venv/bin/python Tools/Benchmarks/report.py store "$work/store.json" "$work/store.json" bench-results.json
 
 # Transport: the plugin boundary against the same socket/pty used in-process (one JSON object).
 # The drivers are dynamic products: build them beside the benchmark so its loader finds them.
 for product in MeshportDriverTCP MeshportDriverSerial MeshportTransportBench; do
-    swift build -c release --product "$product" >"$work/build-transport.log" 2>&1 || { cat "$work/build-transport.log"; exit 1; }
+    Tools/release.sh --product "$product" >"$work/build-transport.log" 2>&1 || { cat "$work/build-transport.log"; exit 1; }
 done
 echo "transport: plugin path vs direct socket and pty (release build, about 30 seconds)..."
-"$(swift build -c release --show-bin-path)/MeshportTransportBench" >"$work/transport.json"
+"$(Tools/release.sh --show-bin-path)/MeshportTransportBench" >"$work/transport.json"
 .venv/bin/python Tools/Benchmarks/report.py transport "$work/transport.json" "$work/transport.json" bench-results.json
 
 # Simulation: frames/s MeshSim serves to an in-process client against MeshCodec alone on the
 # same frames (one JSON object; the goal is printed on stderr and in the table).
-swift build -c release --product MeshportSimBench >"$work/build-sim.log" 2>&1 || { cat "$work/build-sim.log"; exit 1; }
+Tools/release.sh --product MeshportSimBench >"$work/build-sim.log" 2>&1 || { cat "$work/build-sim.log"; exit 1; }
 echo "sim: MeshSim served to an in-process client vs MeshCodec alone (release build, about 25 seconds)..."
-"$(swift build -c release --show-bin-path)/MeshportSimBench" >"$work/sim.json"
+"$(Tools/release.sh --show-bin-path)/MeshportSimBench" >"$work/sim.json"
 .venv/bin/python Tools/Benchmarks/report.py sim "$work/sim.json" "$work/sim.json" bench-results.json
 
 # Session: Meshport's RadioSession (over the TCP driver plugin) against meshcore_py, each on a
 # fresh `meshport sim` (1,000 contacts, 1,000 queued messages) per round, with a bare-socket floor
 # (see Tools/Benchmarks/SessionBench/README.md). SESSION_ROUNDS measured rounds after a warm-up.
 for product in meshport MeshportDriverTCP MeshportSessionBench; do
-    swift build -c release --product "$product" >"$work/build-session.log" 2>&1 || { cat "$work/build-session.log"; exit 1; }
+    Tools/release.sh --product "$product" >"$work/build-session.log" 2>&1 || { cat "$work/build-session.log"; exit 1; }
 done
-bin_dir="$(swift build -c release --show-bin-path)"
+bin_dir="$(Tools/release.sh --show-bin-path)"
 echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 20 seconds)..."
 Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-5}" "$work/session.json"
 .venv/bin/python Tools/Benchmarks/report.py session "$work/session.json" "$work/session.json" bench-results.json
@@ -59,7 +59,7 @@ Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSe
 # BLE: Meshport's LE host against Bumble's own host, each on a fresh emulated world bridged to
 # `meshport sim` (Tools/Benchmarks/BLE/run.sh): connect + pair + first frame, and round trips.
 for product in meshport MeshportBLEBench; do
-    swift build -c release --product "$product" >"$work/build-ble.log" 2>&1 || { cat "$work/build-ble.log"; exit 1; }
+    Tools/release.sh --product "$product" >"$work/build-ble.log" 2>&1 || { cat "$work/build-ble.log"; exit 1; }
 done
 echo "ble: Meshport's LE host vs Bumble's on the same emulated world (release build, about 10 seconds)..."
 Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNECTS:-15}" "${BLE_ROUND_TRIPS:-300}"
@@ -75,8 +75,8 @@ Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-3}"
 # 5,000 nodes in the store, cold start to ready, WebSocket fan-out to 50 clients, a timeline page
 # under load; each against a peer measured in the same run.
 for product in meshport MeshportDriverTCP; do
-    swift build -c release --product "$product" >"$work/build-serve.log" 2>&1 || { cat "$work/build-serve.log"; exit 1; }
+    Tools/release.sh --product "$product" >"$work/build-serve.log" 2>&1 || { cat "$work/build-serve.log"; exit 1; }
 done
 echo "serve: meshport serve on meshport sim (release build, about 45 seconds)..."
-.venv/bin/python Tools/Benchmarks/Serve/serve_bench.py "$(swift build -c release --show-bin-path)/meshport" >"$work/serve.json"
+.venv/bin/python Tools/Benchmarks/Serve/serve_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/serve.json"
 .venv/bin/python Tools/Benchmarks/report.py serve "$work/serve.json" "$work/serve.json" bench-results.json

@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-100}"
-swift build -c release --product meshport >/dev/null
-bin="$(swift build -c release --show-bin-path)/meshport"
+Tools/release.sh --product meshport >/dev/null
+bin="$(Tools/release.sh --show-bin-path)/meshport"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 db="$work/kill.db"

@@ -11,7 +11,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-bin="$(swift build -c release --show-bin-path)"
+bin="$(Tools/release.sh --show-bin-path)"
 "$bin/meshport" sim --listen tcp://127.0.0.1:0 --seed 5 >"$work/sim.out" 2>"$work/sim.err" &
 pids+=($!)
 for _ in $(seq 100); do grep -q "listening on" "$work/sim.out" 2>/dev/null && break; sleep 0.1; done

@@ -12,8 +12,8 @@ work="$(mktemp -d)"
 . Tools/USB/sim.sh
 trap 'stop_sim; rm -rf "$work"' EXIT
 
-swift build -c release --product meshport >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-sim="$(swift build -c release --show-bin-path)/meshport"
+Tools/release.sh --product meshport >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+sim="$(Tools/release.sh --show-bin-path)/meshport"
 swift build -c release --scratch-path .build-usb --static-swift-stdlib --product MeshportUSBGuest >"$work/guest.log" 2>&1 ||
     { tail -30 "$work/guest.log"; exit 1; }
 guest=".build-usb/release/MeshportUSBGuest"
