@@ -146,6 +146,13 @@ final class ServerWorld: Sendable {
         try await RawHTTP.json(port: port, method, path, body, headers: headers)
     }
 
+    /// The texts of radio 0's stored messages a search for `word` finds (up to 200).
+    func searchTexts(_ word: String) async throws -> [String] {
+        let query = word.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? word
+        let hits = try await get("/api/radios/0/search?q=\(query)&limit=200").object["hits"] as? [[String: Any]] ?? []
+        return hits.compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
+    }
+
     /// The key of the first contact of radio `radio` named `name`.
     func contactKey(_ name: String, radio: Int = 0) async throws -> String {
         let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
