@@ -20,7 +20,9 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Web"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Benchmarks", "Serve"))
 from servers import Servers  # noqa: E402
+from serve_bench import seed_store  # noqa: E402
 
 GRANULE = 16  # pagetouch.c records where code is entered in 16-byte granules
 REQUESTS = ["/api/radios", "/api/radios/0", "/api/radios/0/self", "/api/radios/0/contacts?limit=200",
@@ -88,8 +90,7 @@ def profile_command(meshport, pagetouch, out):
     with tempfile.TemporaryDirectory(prefix="meshport-order-") as work:
         db = os.path.join(work, "seeded.db")
         log("seeding the store the serve benchmark uses...")
-        subprocess.run([meshport, "db", "seed", "--db", db, "--nodes", "5000", "--telemetry", "3", "--positions", "3",
-                        "--stats", "3", "--messages", "10000"], check=True, capture_output=True, timeout=600)
+        seed_store(meshport, db)
         log("start-up and idle...")
         startup = functions(meshport, profile(meshport, pagetouch, db, work, "startup", ["/api/radios"]))
         log("answering the API and the web UI...")

@@ -75,11 +75,16 @@ def idle_rss(meshport, db):
         servers.stop()
 
 
+def seed_store(meshport, db):
+    """The store the idle-RSS figure is measured on (Tools/Link/order.py profiles on it too)."""
+    subprocess.run([meshport, "db", "seed", "--db", db, "--nodes", "5000", "--telemetry", "3", "--positions", "3",
+                    "--stats", "3", "--messages", "10000"], check=True, capture_output=True, timeout=300)
+
+
 def memory(meshport, work):
     seeded = os.path.join(work, "seeded.db")
     log("seeding 5,000 nodes (3 telemetry, 3 positions, 3 stats each) and 10,000 messages...")
-    subprocess.run([meshport, "db", "seed", "--db", seeded, "--nodes", "5000", "--telemetry", "3", "--positions", "3",
-                    "--stats", "3", "--messages", "10000"], check=True, capture_output=True, timeout=300)
+    seed_store(meshport, seeded)
     log("idle RSS with the seeded store, then with an empty one (5 s idle each)...")
     seeded_rss = idle_rss(meshport, seeded)
     empty = idle_rss(meshport, os.path.join(work, "empty.db"))
