@@ -80,7 +80,7 @@ var targets: [Target] = [
         name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshConformance", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshServicesTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshConformance", "MeshSim", "MeshportTestSupport"],
+        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshConformance", "MeshSim", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
     // Helpers the test targets share: running the meshport executable, temporary folders.
     .target(name: "MeshportTestSupport", path: "Tests/Support", swiftSettings: strict),

@@ -9,15 +9,26 @@ import Glibc
 ///     public func meshportDriverEntry() -> UnsafePointer<meshport_driver_descriptor> {
 ///         DriverExport.descriptor(for: TCPDriver.self)
 ///     }
+///
+/// A plugin library holds one driver; a program that links drivers in (the USB guest's
+/// benchmark opens serial:// and usb:// side by side) may build descriptors for a few.
 public enum DriverExport {
-    /// One driver per plugin library: the C entry points below dispatch to it.
-    nonisolated(unsafe) static var driver: (any MeshDriver.Type)?
-    nonisolated(unsafe) static var built: UnsafeMutablePointer<meshport_driver_descriptor>?
+    /// As many drivers as one program links in: each needs its own C entry points.
+    public static let capacity = 4
+    /// Slot i's driver and descriptor; written once, under `lock`, before the descriptor is returned.
+    nonisolated(unsafe) static var drivers: [(any MeshDriver.Type)?] = Array(repeating: nil, count: capacity)
+    nonisolated(unsafe) static var built: [UnsafeMutablePointer<meshport_driver_descriptor>?] = Array(repeating: nil, count: capacity)
+    private static let lock = ExportLock()
 
+    /// The descriptor for `type`, built on first use; the same pointer on every later call.
     public static func descriptor<D: MeshDriver>(for type: D.Type) -> UnsafePointer<meshport_driver_descriptor> {
-        if let built { return UnsafePointer(built) }
-        driver = type
-        // Strings and the scheme table live as long as the library: allocated once, never freed.
+        pthread_mutex_lock(lock.mutex)
+        defer { pthread_mutex_unlock(lock.mutex) }
+        if let slot = drivers.firstIndex(where: { $0 == type }), let d = built[slot] { return UnsafePointer(d) }
+        guard let slot = drivers.firstIndex(where: { $0 == nil }) else {
+            fatalError("DriverExport: more than \(capacity) drivers linked into one program")
+        }
+        // Strings and the scheme table live as long as the program: allocated once, never freed.
         let schemes = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: D.schemes.count)
         for (i, s) in D.schemes.enumerated() { schemes[i] = UnsafePointer(strdup(s)) }
         let d = UnsafeMutablePointer<meshport_driver_descriptor>.allocate(capacity: 1)
@@ -27,19 +38,36 @@ public enum DriverExport {
             name: UnsafePointer(strdup(D.name)), version: UnsafePointer(strdup(D.version)),
             schemes: UnsafePointer(schemes), scheme_count: UInt32(D.schemes.count),
             link_kind: D.linkKind, max_frame_size: UInt32(D.maxFrameSize),
-            discover: exportDiscover, open: exportOpen, send: exportSend, close: exportClose))
-        built = d
+            discover: slotEntries[slot].discover, open: slotEntries[slot].open, send: exportSend, close: exportClose))
+        drivers[slot] = type
+        built[slot] = d
         return UnsafePointer(d)
     }
 }
+
+/// Guards building descriptors (plugin loads may come from several threads).
+private final class ExportLock: @unchecked Sendable {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+}
+
+/// Discover and open per slot (a C function pointer cannot say which driver it belongs to);
+/// send and close go through the link itself.
+private let slotEntries: [(discover: @convention(c) (meshport_found_fn?, UnsafeMutableRawPointer?, UnsafeMutablePointer<meshport_error>?) -> Int32,
+                           open: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<meshport_callbacks>?, UnsafeMutablePointer<meshport_error>?) -> UnsafeMutableRawPointer?)] = [
+    ({ exportDiscover(0, $0, $1, $2) }, { exportOpen(0, $0, $1, $2) }),
+    ({ exportDiscover(1, $0, $1, $2) }, { exportOpen(1, $0, $1, $2) }),
+    ({ exportDiscover(2, $0, $1, $2) }, { exportOpen(2, $0, $1, $2) }),
+    ({ exportDiscover(3, $0, $1, $2) }, { exportOpen(3, $0, $1, $2) }),
+]
 
 private final class LinkBox {
     let link: MeshLink
     init(_ link: MeshLink) { self.link = link }
 }
 
-private func exportDiscover(_ found: meshport_found_fn?, _ context: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<meshport_error>?) -> Int32 {
-    guard let driver = DriverExport.driver else { return -1 }
+private func exportDiscover(_ slot: Int, _ found: meshport_found_fn?, _ context: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<meshport_error>?) -> Int32 {
+    guard let driver = DriverExport.drivers[slot] else { return -1 }
     do {
         for radio in try driver.discover() {
             radio.url.withCString { u in radio.label.withCString { l in radio.details.withCString { d in found?(context, u, l, d) } } }
@@ -51,8 +79,8 @@ private func exportDiscover(_ found: meshport_found_fn?, _ context: UnsafeMutabl
     }
 }
 
-private func exportOpen(_ url: UnsafePointer<CChar>?, _ callbacks: UnsafePointer<meshport_callbacks>?, _ error: UnsafeMutablePointer<meshport_error>?) -> UnsafeMutableRawPointer? {
-    guard let driver = DriverExport.driver, let url, let callbacks else {
+private func exportOpen(_ slot: Int, _ url: UnsafePointer<CChar>?, _ callbacks: UnsafePointer<meshport_callbacks>?, _ error: UnsafeMutablePointer<meshport_error>?) -> UnsafeMutableRawPointer? {
+    guard let driver = DriverExport.drivers[slot], let url, let callbacks else {
         meshport_error_set(error, MESHPORT_ERR_OTHER, "driver not initialised")
         return nil
     }
