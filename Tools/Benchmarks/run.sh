@@ -65,10 +65,10 @@ echo "ble: Meshport's LE host vs Bumble's on the same emulated world (release bu
 Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNECTS:-15}" "${BLE_ROUND_TRIPS:-300}"
 .venv/bin/python Tools/Benchmarks/report.py ble "$work/ble.json" "$work/ble-peer.json" bench-results.json
 
-# USB: the usb:// driver against the kernel's tty driver for the same device, in one QEMU guest,
-# over the emulated FTDI FT232 and a CDC-ACM gadget (Tools/Benchmarks/USB/run.sh).
-echo "usb: usb:// vs the kernel's tty in a QEMU guest (release build, about 2 minutes)..."
-Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-3}"
+# USB: the usb:// driver against the kernel's tty driver on an identical device, in one QEMU guest,
+# interleaved, over emulated FTDI FT232s and CDC-ACM gadgets, with one and two guest CPUs (Tools/Benchmarks/USB/run.sh).
+echo "usb: usb:// vs the kernel's tty in a QEMU guest (release build, about 4 minutes)..."
+Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-4}"
 .venv/bin/python Tools/Benchmarks/report.py usb "$work/usb.json" "$work/usb.json" bench-results.json
 
 # Server: `meshport serve` on `meshport sim` (Tools/Benchmarks/Serve/serve_bench.py): idle RSS with

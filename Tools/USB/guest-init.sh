@@ -1,5 +1,5 @@
 #!/bin/busybox sh
-# /init of the test VM: set up the USB serial device, run /opt/test/.run, power off.
+# /init of the test VM: set up the USB serial device(s), run /opt/test/.run, power off.
 # Program stdout -> ttyS1 (raw), stderr and these messages -> console (ttyS0).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin HOME=/tmp
@@ -11,50 +11,59 @@ finish() { echo "USBVM-EXIT $1"; poweroff -f; }
 wait_for() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
              echo "USBVM-ERROR $1 did not appear"; finish 125; }
 
+DEVICES=$(arg devices); DEVICES=${DEVICES:-1}
 case $(arg mode) in
-ftdi)   # QEMU usb-serial (FTDI FT232, 0403:6001) on an xHCI controller
+ftdi)   # QEMU usb-serial (FTDI FT232, 0403:6001) on an xHCI controller, one per device
     modprobe xhci_pci; modprobe ftdi_sio
-    wait_for /dev/ttyUSB0 ;;
-acm)    # CDC-ACM gadget on dummy_hcd; its tty side is bridged to a virtio port (host socket)
+    wait_for /dev/ttyUSB$((DEVICES - 1)) ;;
+acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged to a virtio
+        # port (host socket). Gadget i has serial number TEST000<i+1>.
     VIDPID=$(arg vidpid)
-    modprobe dummy_hcd; modprobe libcomposite; modprobe usb_f_acm; modprobe cdc_acm
+    modprobe dummy_hcd num=$DEVICES; modprobe libcomposite; modprobe usb_f_acm; modprobe cdc_acm
     mount -t configfs none /sys/kernel/config
-    G=/sys/kernel/config/usb_gadget/acm
-    mkdir -p $G/strings/0x409 $G/configs/c.1 $G/functions/acm.0
-    echo 0x${VIDPID%:*} > $G/idVendor; echo 0x${VIDPID#*:} > $G/idProduct
-    echo 0x0200 > $G/bcdUSB
-    echo "Meshport test" > $G/strings/0x409/manufacturer
-    echo "CDC-ACM test radio" > $G/strings/0x409/product
-    echo "TEST0001" > $G/strings/0x409/serialnumber
-    ln -s $G/functions/acm.0 $G/configs/c.1/
-    ls /sys/class/udc | head -1 > $G/UDC
     modprobe virtio_pci; modprobe virtio_console
-    wait_for /dev/ttyGS0; wait_for /dev/ttyACM0; wait_for /dev/vport0p1
-    # A radio that resets leaves the bus: while the simulator has dropped the link (the host
-    # side of the virtio port is disconnected, until QEMU reconnects), the gadget is unplugged,
-    # as QEMU detaches its emulated FTDI adapter in that mode.
     mount -t debugfs none /sys/kernel/debug
-    host_connected() {
+    host_connected() {  # VPORT: 1 while QEMU is connected to the port's host side
         c=1
         while read -r key value; do [ "$key" = host_connected: ] && c=$value; done \
-            < /sys/kernel/debug/virtio-ports/vport0p1
+            < /sys/kernel/debug/virtio-ports/$1
         echo $c
     }
-    # QEMU connects to the simulator in the background: the test starts once it has.
-    for _ in $(seq 100); do [ "$(host_connected)" = 1 ] && break; sleep 0.1; done
-    ( plugged=1
-      while :; do
-        connected=$(host_connected)
-        if [ "$connected" = 0 ] && [ $plugged = 1 ]; then echo > $G/UDC; plugged=0
-        elif [ "$connected" = 1 ] && [ $plugged = 0 ]; then ls /sys/class/udc | head -1 > $G/UDC; plugged=1
-        fi
-        sleep 0.05
-      done ) &
-    # Bridge ttyGS0 <-> virtio port, one loop per direction: an unplug hangs up ttyGS0 and a
-    # dropped simulator ends reads of the port, and each loop reopens what ended (the port
-    # itself stays open on fd 6: it admits one opener).
-    ( ( while :; do (stty raw -echo; exec cat <&6) <>/dev/ttyGS0 >&0; sleep 0.05; done ) &
-      while :; do (stty raw -echo; exec cat >&6) <>/dev/ttyGS0; sleep 0.05; done ) 6<>/dev/vport0p1 & ;;
+    i=0
+    while [ $i -lt "$DEVICES" ]; do
+        G=/sys/kernel/config/usb_gadget/acm$i
+        mkdir -p $G/strings/0x409 $G/configs/c.1 $G/functions/acm.0
+        echo 0x${VIDPID%:*} > $G/idVendor; echo 0x${VIDPID#*:} > $G/idProduct
+        echo 0x0200 > $G/bcdUSB
+        echo "Meshport test" > $G/strings/0x409/manufacturer
+        echo "CDC-ACM test radio" > $G/strings/0x409/product
+        echo "TEST000$((i + 1))" > $G/strings/0x409/serialnumber
+        ln -s $G/functions/acm.0 $G/configs/c.1/
+        UDC=$(ls /sys/class/udc | sed -n "$((i + 1))p")
+        echo "$UDC" > $G/UDC
+        VPORT=vport0p$((i + 1))
+        wait_for /dev/ttyGS$i; wait_for /dev/$VPORT
+        # QEMU connects to the simulator in the background: the test starts once it has.
+        for _ in $(seq 100); do [ "$(host_connected $VPORT)" = 1 ] && break; sleep 0.1; done
+        # A radio that resets leaves the bus: while the simulator has dropped the link (the host
+        # side of the virtio port is disconnected, until QEMU reconnects), the gadget is
+        # unplugged, as QEMU detaches its emulated FTDI adapter in that mode.
+        ( plugged=1
+          while :; do
+            connected=$(host_connected $VPORT)
+            if [ "$connected" = 0 ] && [ $plugged = 1 ]; then echo > $G/UDC; plugged=0
+            elif [ "$connected" = 1 ] && [ $plugged = 0 ]; then echo "$UDC" > $G/UDC; plugged=1
+            fi
+            sleep 0.05
+          done ) &
+        # Bridge ttyGS<i> <-> its virtio port, one loop per direction: an unplug hangs up the
+        # tty and a dropped simulator ends reads of the port, and each loop reopens what ended
+        # (the port itself stays open on fd 6: it admits one opener).
+        ( ( while :; do (stty raw -echo; exec cat <&6) <>/dev/ttyGS$i >&0; sleep 0.05; done ) &
+          while :; do (stty raw -echo; exec cat >&6) <>/dev/ttyGS$i; sleep 0.05; done ) 6<>/dev/$VPORT &
+        i=$((i + 1))
+    done
+    wait_for /dev/ttyACM$((DEVICES - 1)) ;;
 esac
 
 exec 7>/dev/ttyS1; stty -F /dev/ttyS1 raw -echo   # raw: no \n -> \r\n on stdout

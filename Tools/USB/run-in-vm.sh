@@ -1,8 +1,9 @@
 #!/bin/bash
 # Run a Linux x86_64 executable inside a QEMU guest that has a USB serial device whose
 # serial data goes to a TCP server on the host (127.0.0.1:PORT, must already listen).
+# PORT,PORT2 gives the guest two identical devices, each with its own server.
 #
-#   run-in-vm.sh [options] PORT EXECUTABLE [ARGS...]
+#   run-in-vm.sh [options] PORT[,PORT2] EXECUTABLE [ARGS...]
 #     -a           CDC-ACM mode: in-guest gadget (dummy_hcd + configfs acm) instead of
 #                  the emulated FTDI FT232 (0403:6001)
 #     -i VID:PID   USB ids of the CDC-ACM gadget (hex, default 0525:a4a7)
@@ -14,6 +15,7 @@
 # on stderr, and its exit status becomes ours (124 = timeout, 125 = VM/setup failure).
 # Env: USBVM_CACHE (default ~/.cache/usb-vm), USBVM_MEM (MiB, default 1024),
 #      USBVM_ACCEL (tcg default; kvm only where nested virtualisation works),
+#      USBVM_CPUS (guest CPUs, default 1),
 #      USBVM_KERNEL_PKG (default: what linux-image-amd64 depends on),
 #      USBVM_QEMU_ARGS (extra QEMU options, e.g. "-trace usb_serial_set_baud").
 set -euo pipefail
@@ -21,10 +23,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 MODE=ftdi VIDPID=0525:a4a7 TIMEOUT=300 VERBOSE=0 FILES=() ENVS=()
 while getopts "ai:f:e:t:v" o; do case $o in
     a) MODE=acm;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
-    t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2;;
+    t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2;;
 esac; done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 PORT=$1 EXE=$2; shift 2
 CACHE=${USBVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/usb-vm}
 mkdir -p "$CACHE"
@@ -91,15 +93,20 @@ cat "$BASE" "$T/app.cpio" > "$T/initrd"
 # --- boot
 # reconnect=1: when the simulator drops the link (a radio that resets), QEMU connects again a
 # second later; meanwhile the emulated FTDI adapter is detached, as an unplugged one is.
-DEV=(-chardev "socket,id=dev,host=127.0.0.1,port=$PORT,reconnect=1")
-if [ $MODE = ftdi ]; then DEV+=(-device qemu-xhci,id=xhci -device usb-serial,bus=xhci.0,chardev=dev)
-else DEV+=(-device virtio-serial-pci -device virtserialport,chardev=dev,name=acm); fi
+IFS=, read -r -a PORTS <<< "$PORT"
+[ ${#PORTS[@]} -le 2 ] || { echo "usb-vm: at most two devices (PORT,PORT2)" >&2; exit 2; }
+if [ $MODE = ftdi ]; then DEV=(-device qemu-xhci,id=xhci); else DEV=(-device virtio-serial-pci); fi
+for i in "${!PORTS[@]}"; do
+    DEV+=(-chardev "socket,id=dev$i,host=127.0.0.1,port=${PORTS[$i]},reconnect=1")
+    if [ $MODE = ftdi ]; then DEV+=(-device usb-serial,bus=xhci.0,chardev=dev$i)
+    else DEV+=(-device virtserialport,chardev=dev$i,name=acm$i); fi
+done
 : > "$T/console"; : > "$T/stdout"
 set +e
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -accel "${USBVM_ACCEL:-tcg}" -m "${USBVM_MEM:-1024}" \
-    -smp 1 -nodefaults -no-user-config -display none -no-reboot \
+    -smp "${USBVM_CPUS:-1}" -nodefaults -no-user-config -display none -no-reboot \
     -kernel "$KDIR/vmlinuz" -initrd "$T/initrd" \
-    -append "console=ttyS0 quiet loglevel=3 panic=-1 usbvm.mode=$MODE usbvm.vidpid=$VIDPID" \
+    -append "console=ttyS0 quiet loglevel=3 panic=-1 usbvm.mode=$MODE usbvm.vidpid=$VIDPID usbvm.devices=${#PORTS[@]}" \
     -chardev "file,id=con,path=$T/console" -serial chardev:con \
     -chardev "file,id=out,path=$T/stdout" -serial chardev:out \
     "${DEV[@]}" ${USBVM_QEMU_ARGS:-} 2> "$T/qemu.err"

@@ -1,12 +1,13 @@
-# Sourced by the USB scripts: `meshport sim` on a free port for one QEMU guest.
-#   start_sim BIN LOG   starts it; sets sim_pid and sim_port (empty when it did not start)
-#   stop_sim            stops it (TERM, then KILL after 5 s)
-sim_pid=""
+# Sourced by the USB scripts: `meshport sim` on a free port for one QEMU guest device.
+#   start_sim BIN LOG   starts one; sets sim_port (empty when it did not start); call it
+#                       again for a second device
+#   stop_sim            stops every one started (TERM, then KILL after 5 s)
+sim_pids=()
 sim_port=""
 
 start_sim() {
     "$1" sim --listen tcp://127.0.0.1:0 >"$2" 2>&1 &
-    sim_pid=$!
+    sim_pids+=($!)
     sim_port=""
     for _ in $(seq 100); do
         sim_port=$(sed -n 's/^meshport sim: listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$2")
@@ -18,10 +19,12 @@ start_sim() {
 
 # Safe under `set -e`: a simulator that already ended is not an error.
 stop_sim() {
-    [ -n "$sim_pid" ] || return 0
-    kill -TERM "$sim_pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$sim_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$sim_pid" 2>/dev/null || true
-    wait "$sim_pid" 2>/dev/null || true
-    sim_pid=""
+    local pid
+    for pid in "${sim_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${sim_pids[@]}"; do
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    sim_pids=()
 }

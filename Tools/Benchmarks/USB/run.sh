@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # USB benchmark: frame round trips and throughput through the usb:// driver against the same
-# data through the kernel's tty driver (Meshport's serial:// driver on /dev/ttyUSB0 or
-# /dev/ttyACM0), in the same QEMU guest and the same boot, over the emulated FTDI FT232 and
-# over a CDC-ACM gadget. Writes one JSON object: {"ftdi": {"usb": [runs], "tty": [runs]}, ...}.
+# data through the kernel's tty driver (Meshport's serial:// driver on its ttyUSB or ttyACM), in
+# one QEMU guest with two identical devices, over emulated FTDI FT232s and over CDC-ACM gadgets.
+# Each device has its own `meshport sim`; round trips alternate between the paths in one
+# process, and the devices swap roles every round. Writes one JSON object:
+# Each path is measured on a guest with one CPU (the goal's setting: every instruction of
+# either path is then on the round trip) and with two.
+# {"ftdi": {"usb": [runs], "tty": [runs]}, "ftdi-2cpu": ...}; runs of the same index were
+# measured together.
 #   run.sh OUT.json [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out="$1"
-rounds="${2:-3}"
+rounds="${2:-4}"
 work="$(mktemp -d)"
 . Tools/USB/sim.sh
 trap 'stop_sim; rm -rf "$work"' EXIT
@@ -18,25 +23,39 @@ swift build -c release --scratch-path .build-usb --static-swift-stdlib --product
     { tail -30 "$work/guest.log"; exit 1; }
 guest=".build-usb/release/MeshportUSBGuest"
 
-# measure NAME TTY USB-URL [run-in-vm options]
+# measure NAME CPUS VID:PID [run-in-vm options]
 measure() {
-    local name="$1" tty="$2" url="$3"
+    local name="$1" cpus="$2" vidpid="$3" ports=()
     shift 3
-    start_sim "$sim" "$work/sim-$name.log" || { cat "$work/sim-$name.log"; exit 1; }
-    echo "usb: $name, $rounds rounds of kernel tty and usb:// in one guest..." >&2
-    Tools/USB/run-in-vm.sh -t 600 -f "$guest" "$@" "$sim_port" Tools/Benchmarks/USB/guest-bench.sh "$tty" "$url" "$rounds" >"$work/$name.jsonl" ||
+    for device in 1 2; do
+        start_sim "$sim" "$work/sim-$name-$device.log" || { cat "$work/sim-$name-$device.log"; exit 1; }
+        ports+=("$sim_port")
+    done
+    echo "usb: $name, $rounds rounds of the kernel tty and usb:// interleaved in one guest ($cpus CPU)..." >&2
+    USBVM_CPUS=$cpus Tools/USB/run-in-vm.sh -t 600 -f "$guest" "$@" "${ports[0]},${ports[1]}" Tools/Benchmarks/USB/guest-bench.sh "$vidpid" "$rounds" >"$work/$name.jsonl" ||
         { echo "usb: the $name run failed" >&2; exit 1; }
     stop_sim
 }
-measure ftdi /dev/ttyUSB0 usb://0403:6001
-measure cdc-acm /dev/ttyACM0 usb://303a:1001 -a -i 303a:1001
+# USB_PATHS: a subset of these names (all by default).
+paths=" ${USB_PATHS:-ftdi cdc-acm ftdi-2cpu cdc-acm-2cpu} "
+for name in ftdi cdc-acm ftdi-2cpu cdc-acm-2cpu; do
+    [[ $paths == *" $name "* ]] || continue
+    cpus=1; [[ $name == *-2cpu ]] && cpus=2
+    case $name in
+    ftdi*) measure "$name" $cpus 0403:6001 ;;
+    cdc-acm*) measure "$name" $cpus 303a:1001 -a -i 303a:1001 ;;
+    esac
+done
 
 python3 - "$work" "$out" <<'PY'
 import json, sys
 work, out = sys.argv[1:3]
 result = {}
-for name in ("ftdi", "cdc-acm"):
-    runs = [json.loads(l) for l in open(f"{work}/{name}.jsonl") if l.startswith("{")]
+for name in ("ftdi", "cdc-acm", "ftdi-2cpu", "cdc-acm-2cpu"):
+    try:
+        runs = [json.loads(l) for l in open(f"{work}/{name}.jsonl") if l.startswith("{")]
+    except FileNotFoundError:
+        continue
     result[name] = {"usb": [r for r in runs if r["url"].startswith("usb://")],
                     "tty": [r for r in runs if r["url"].startswith("serial://")]}
 json.dump(result, open(out, "w"), indent=1)

@@ -3,38 +3,68 @@ import Synchronization
 import MeshConformance
 import MeshTransport
 
-/// Round trips and windowed throughput of echo frames through the driver's whole path
+/// Round trips and windowed throughput of echo frames through each driver's whole path
 /// (PluginTransport, C ABI, the driver's reader), answered by `meshport sim` on the host.
-/// The same code measures usb:// and serial:// on the kernel's tty for the same device.
-/// Pushes cross the link too and cost both paths alike.
-func bench(url: String, driver: LoadedDriver, roundTrips: Int?, frames: Int?) async throws -> String {
+/// The same code measures usb:// and serial:// on the kernel's tty. With two URLs (two
+/// identical devices, each answered by its own simulator) both are measured in the same
+/// stretch of time, round trips alternating (`LinkWorkload.compare`). Pushes cross the links
+/// too and cost both paths alike. One JSON line per URL.
+func bench(urls: [String], drivers: [LoadedDriver], roundTrips: Int?, frames: Int?) async throws -> [String] {
     var workload = LinkWorkload()
     workload.roundTrips = roundTrips ?? 300
     workload.total = frames ?? 2_000
-    let transport = PluginTransport(url: try TransportURL(url), driver: driver)
-    try await transport.open()
-    var inbox = transport.frames.makeAsyncIterator()
-    let watchdog = Watchdog(url: url, seconds: 10)
+    let watchdog = Watchdog(url: urls.joined(separator: " and "), seconds: 10)
     defer { watchdog.stop() }
-    let figures: LinkFigures
+    var paths: [BenchPath] = []
+    let figures: [LinkFigures]
     do {
-        figures = try await workload.run(send: { try await transport.send($0) }, receive: {
-            // The simulated radio also pushes (adverts, messages waiting): not echoes, skipped.
-            while let frame = await inbox.next() {
-                watchdog.progress()
-                if frame.first.map({ $0 < 0x80 }) ?? false { return frame }
-            }
-            throw BenchFailure("the link ended")
-        })
+        for (url, driver) in zip(urls, drivers) { paths.append(try await BenchPath(url: url, driver: driver, watchdog: watchdog)) }
+        if paths.count == 2 {
+            let (a, b) = try await workload.compare(paths[0].ends, paths[1].ends)
+            figures = [a, b]
+        } else {
+            figures = [try await workload.run(send: paths[0].ends.send, receive: paths[0].ends.receive)]
+        }
     } catch {
-        await transport.close()
+        for path in paths { await path.transport.close() }
         throw error
     }
-    await transport.close()
-    let result: [String: Any] = ["url": url, "p50_us": figures.p50Us, "p99_us": figures.p99Us, "frames_per_s": figures.framesPerSecond,
-                                 "frame_bytes": workload.frame.count, "round_trips": workload.roundTrips, "frames": workload.total,
-                                 "window": workload.window]
-    return String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self)
+    for path in paths { await path.transport.close() }
+    return try zip(urls, figures).map { url, f in
+        let result: [String: Any] = ["url": url, "p50_us": f.p50Us, "p99_us": f.p99Us, "frames_per_s": f.framesPerSecond,
+                                     "frame_bytes": workload.frame.count, "round_trips": workload.roundTrips, "frames": workload.total,
+                                     "window": workload.window, "interleaved": urls.count == 2]
+        return String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self)
+    }
+}
+
+/// One open link under test and the echoes coming back on it.
+final class BenchPath {
+    let transport: PluginTransport
+    private let url: String
+    private let watchdog: Watchdog
+    private var inbox: AsyncStream<[UInt8]>.Iterator
+
+    init(url: String, driver: LoadedDriver, watchdog: Watchdog) async throws {
+        self.url = url
+        self.watchdog = watchdog
+        transport = PluginTransport(url: try TransportURL(url), driver: driver)
+        inbox = transport.frames.makeAsyncIterator()
+        try await transport.open()
+    }
+
+    var ends: LinkEnds {
+        LinkEnds(send: { [transport] in try await transport.send($0) }, receive: { try await self.receive() })
+    }
+
+    func receive() async throws -> [UInt8] {
+        // The simulated radio also pushes (adverts, messages waiting): not echoes, skipped.
+        while let frame = await inbox.next() {
+            watchdog.progress()
+            if frame.first.map({ $0 < 0x80 }) ?? false { return frame }
+        }
+        throw BenchFailure("\(url) ended")
+    }
 }
 
 struct BenchFailure: Error, CustomStringConvertible {

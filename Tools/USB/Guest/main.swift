@@ -3,13 +3,13 @@
 //   MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N]
 //       discovery, the conformance suite on the URL discovery gave, then an open without
 //       access to the device node; the report as one JSON line on stdout, the table on stderr
-//   MeshportUSBGuest bench URL [--round-trips N] [--frames N]
-//       round trips and windowed throughput on usb:// or serial:// (the kernel's tty driver
-//       for the same device), one JSON line
+//   MeshportUSBGuest bench URL [URL] [--round-trips N] [--frames N]
+//       round trips and windowed throughput on usb:// or serial:// (the kernel's tty driver);
+//       with two URLs (two identical devices), both measured interleaved; one JSON line each
 //
-// The driver is linked in and reached through its C descriptor, exactly as a loaded plugin
-// is: a program built with --static-swift-stdlib cannot dlopen a Swift plugin (the plugin
-// would bring a second runtime). One driver per process, as in a plugin library.
+// The drivers are linked in and reached through their C descriptors, exactly as a loaded
+// plugin is: a program built with --static-swift-stdlib cannot dlopen a Swift plugin (the
+// plugin would bring a second runtime).
 import Foundation
 import MeshDriverKit
 import MeshSerial
@@ -29,20 +29,28 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-guard let url = arguments.first, url.hasPrefix("usb://") || (benchmark && url.hasPrefix("serial://")) else {
-    fail("usage: MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N] | bench usb://...|serial://... [--round-trips N] [--frames N]", status: 2)
+let urls = Array(arguments.prefix { !$0.hasPrefix("--") })
+guard let url = urls.first, urls.count <= (benchmark ? 2 : 1),
+      urls.allSatisfy({ $0.hasPrefix("usb://") || (benchmark && $0.hasPrefix("serial://")) }) else {
+    fail("usage: MeshportUSBGuest usb://VID:PID [--missing URL] [--contacts N] | bench URL [URL] [--round-trips N] [--frames N] (URL: usb://... or serial://...)", status: 2)
 }
-let descriptor = url.hasPrefix("usb://") ? DriverExport.descriptor(for: USBDriver.self) : DriverExport.descriptor(for: SerialDriver.self)
-let driver: LoadedDriver
-switch PluginLoader.linked(descriptor, path: "\(url.prefix { $0 != ":" }) driver (linked)") {
-case let .success(d): driver = d
-case let .failure(refused): fail("driver refused: \(refused.reason)", status: 1)
+
+/// The linked driver for a URL's scheme, checked as a loaded plugin is.
+func linkedDriver(_ url: String) -> LoadedDriver {
+    let descriptor = url.hasPrefix("usb://") ? DriverExport.descriptor(for: USBDriver.self) : DriverExport.descriptor(for: SerialDriver.self)
+    switch PluginLoader.linked(descriptor, path: "\(url.prefix { $0 != ":" }) driver (linked)") {
+    case let .success(d): return d
+    case let .failure(refused): fail("driver refused: \(refused.reason)", status: 1)
+    }
 }
 
 do {
     if benchmark {
-        print(try await bench(url: url, driver: driver, roundTrips: option("--round-trips").flatMap(Int.init), frames: option("--frames").flatMap(Int.init)))
+        let lines = try await bench(urls: urls, drivers: urls.map(linkedDriver), roundTrips: option("--round-trips").flatMap(Int.init),
+                                    frames: option("--frames").flatMap(Int.init))
+        for line in lines { print(line) }
     } else {
+        let driver = linkedDriver(url)
         // The URL discovery gives (naming the device by serial number) is the one the suite uses.
         let id = String(url.dropFirst("usb://".count).prefix(9))
         let (found, discovery) = DeviceChecks.discover(id, driver: driver)
