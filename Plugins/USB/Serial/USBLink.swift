@@ -62,6 +62,7 @@ final class USBLink: MeshLink, @unchecked Sendable {
             return
         }
         reader.free()
+        writer.free()
         handle.close()
     }
 }

@@ -48,7 +48,7 @@ enum DeviceChecks {
         return check("permission denied without access", start, .failed, "opened \(url) without access to its device node")
     }
 
-    private static func check(_ name: String, _ start: ContinuousClock.Instant, _ result: ConformanceCheck.Result, _ detail: String) -> ConformanceCheck {
+    static func check(_ name: String, _ start: ContinuousClock.Instant, _ result: ConformanceCheck.Result, _ detail: String) -> ConformanceCheck {
         let d = ContinuousClock.now - start
         return ConformanceCheck(name: name, result: result, seconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18, detail: detail)
     }

@@ -57,6 +57,7 @@ do {
         var report = await conformance(url: found ?? url, driver: driver, missing: option("--missing") ?? "usb://dead:beef",
                                        contacts: option("--contacts").flatMap(Int.init))
         report.add(discovery, at: 0)
+        report.add(await DeviceChecks.largeWrite(found ?? url))
         report.add(await DeviceChecks.withoutAccess(found ?? url, driver: driver))
         FileHandle.standardError.write(Data((report.table() + "\n").utf8))
         print(try report.json())

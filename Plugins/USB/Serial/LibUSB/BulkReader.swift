@@ -8,6 +8,11 @@ import Synchronization
 final class BulkReader: @unchecked Sendable {
     private let chip: any SerialChip
     private let maxPacket: Int
+    private let handle: USBDeviceHandle
+    /// The transfers' buffers, in memory mapped from usbfs when the kernel offers it: the host
+    /// controller then reads into them directly, with no kernel buffer to allocate and copy
+    /// from on every transfer. Nil when each buffer was allocated on its own.
+    private var mapped: (base: UnsafeMutablePointer<UInt8>, bytes: Int)?
     private let onData: (UnsafeBufferPointer<UInt8>) -> Void
     private let onEnd: (USBError) -> Void
     private let describe: String
@@ -35,12 +40,17 @@ final class BulkReader: @unchecked Sendable {
         self.onData = onData
         self.onEnd = onEnd
         self.describe = describe
+        self.handle = handle
         // Whole packets, so a chip's per-packet header is always at a packet boundary.
         let size = maxPacket * max(1, 4096 / maxPacket)
         scratch.reserveCapacity(size)
-        for _ in 0..<Self.queued {
-            guard let t = libusb_alloc_transfer(0) else { throw USBError(.other, "cannot allocate a USB transfer") }
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        if let base = libusb_dev_mem_alloc(handle.raw, size * Self.queued) { mapped = (base, size * Self.queued) }
+        for i in 0..<Self.queued {
+            guard let t = libusb_alloc_transfer(0) else {
+                free()
+                throw USBError(.other, "cannot allocate a USB transfer")
+            }
+            let buffer = mapped.map { $0.base + i * size } ?? UnsafeMutablePointer<UInt8>.allocate(capacity: size)
             libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, Int32(size), bulkInCompleted,
                                       Unmanaged.passUnretained(self).toOpaque(), 0)
             transfers.append(t)
@@ -102,10 +112,12 @@ final class BulkReader: @unchecked Sendable {
     /// Frees the transfers; only after `stop` returned true.
     func free() {
         for t in transfers {
-            t.pointee.buffer.deallocate()
+            if mapped == nil { t.pointee.buffer.deallocate() }
             libusb_free_transfer(t)
         }
         transfers = []
+        if let mapped { _ = libusb_dev_mem_free(handle.raw, mapped.base, mapped.bytes) }
+        mapped = nil
     }
 
     fileprivate func completed(_ t: UnsafeMutablePointer<libusb_transfer>) {

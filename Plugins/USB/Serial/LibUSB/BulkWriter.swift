@@ -7,6 +7,9 @@ import Foundation
 /// that waits for room (5 s at most). A transfer that fails (stall, short write) fails the
 /// next write; an unplug fails it at once. A transfer that fills its last packet gets a
 /// zero-length packet after it when the chip's class needs one to see the end.
+///
+/// Transfers of up to `slotBytes` (every frame) come back to a pool when done, so a write
+/// costs no allocation; larger ones get their own, freed when done.
 final class BulkWriter: @unchecked Sendable {
     private let handle: USBDeviceHandle
     private let endpoint: USBEndpoint
@@ -17,6 +20,13 @@ final class BulkWriter: @unchecked Sendable {
     private var queuedBytes = 0
     private var failure: USBError?
     private var stopping = false
+    /// Pooled transfers not in flight (each with a `slotBytes` buffer).
+    private var spare: [UnsafeMutablePointer<libusb_transfer>] = []
+
+    /// A pooled transfer's buffer: a frame (176 bytes with its header) and then some.
+    static let slotBytes = 512
+    /// Pooled transfers kept when they come back; more in flight at once are freed after.
+    static let keptSpare = 32
 
     /// How long a writer waits for room in the queue.
     static let timeoutMs: UInt32 = 5000
@@ -35,14 +45,15 @@ final class BulkWriter: @unchecked Sendable {
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(USBError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        guard let t = libusb_alloc_transfer(0) else { throw USBError(.other, "cannot allocate a USB transfer") }
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
-        buffer.initialize(from: base, count: bytes.count)
-        libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, Int32(bytes.count), bulkOutCompleted,
-                                  Unmanaged.passUnretained(self).toOpaque(), Self.transferTimeoutMs)
-        if zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0 {
-            t.pointee.flags = UInt8(LIBUSB_TRANSFER_ADD_ZERO_PACKET.rawValue)
+        let pooled = bytes.count <= Self.slotBytes
+        let reused = pooled ? condition.withLock { spare.popLast() } : nil
+        guard let t = reused ?? allocate(capacity: pooled ? Self.slotBytes : bytes.count) else {
+            throw USBError(.other, "cannot allocate a USB transfer")
         }
+        t.pointee.buffer.update(from: base, count: bytes.count)
+        t.pointee.length = Int32(bytes.count)
+        let zeroLengthPacket = zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0
+        t.pointee.flags = zeroLengthPacket ? UInt8(LIBUSB_TRANSFER_ADD_ZERO_PACKET.rawValue) : 0
         let deadline = Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
         // Submitted under the lock, so `stop` finds every transfer that libusb holds.
         let refused = condition.withLock { () -> USBError? in
@@ -61,9 +72,36 @@ final class BulkWriter: @unchecked Sendable {
             return nil
         }
         if let refused {
-            Self.free(t)
+            giveBack(t)
             throw refused
         }
+    }
+
+    private func allocate(capacity: Int) -> UnsafeMutablePointer<libusb_transfer>? {
+        guard let t = libusb_alloc_transfer(0) else { return nil }
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, 0, bulkOutCompleted,
+                                  Unmanaged.passUnretained(self).toOpaque(), Self.transferTimeoutMs)
+        return t
+    }
+
+    /// A transfer that is done: back to the pool while there is room and the writer runs.
+    private func giveBack(_ t: UnsafeMutablePointer<libusb_transfer>) {
+        let kept = t.pointee.length <= Int32(Self.slotBytes) && condition.withLock { () -> Bool in
+            guard !stopping, spare.count < Self.keptSpare else { return false }
+            spare.append(t)
+            return true
+        }
+        if !kept { Self.free(t) }
+    }
+
+    /// Frees the pool; only after `stop` returned true.
+    func free() {
+        let pool = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
+            defer { spare = [] }
+            return spare
+        }
+        pool.forEach(Self.free)
     }
 
     /// Lets queued data go out (up to `drainSeconds`), cancels the rest and waits for libusb to
@@ -100,12 +138,12 @@ final class BulkWriter: @unchecked Sendable {
             error = USBError(.other, "a write to \(describe) failed (transfer error)")
         }
         condition.withLock {
-            inFlight.removeAll { $0 == t }
+            if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
             queuedBytes -= Int(t.pointee.length)
             if let error, failure == nil, !stopping { failure = error }
             condition.broadcast()
         }
-        Self.free(t)
+        giveBack(t)
     }
 
     private static func free(_ t: UnsafeMutablePointer<libusb_transfer>) {
