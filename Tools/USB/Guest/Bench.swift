@@ -13,7 +13,7 @@ func bench(urls: [String], drivers: [LoadedDriver], roundTrips: Int?, frames: In
     var workload = LinkWorkload()
     workload.roundTrips = roundTrips ?? 300
     workload.total = frames ?? 2_000
-    let watchdog = Watchdog(url: urls.joined(separator: " and "), seconds: 10)
+    let watchdog = Watchdog(seconds: 10)
     defer { watchdog.stop() }
     var paths: [BenchPath] = []
     let figures: [LinkFigures]
@@ -59,9 +59,12 @@ final class BenchPath {
 
     func receive() async throws -> [UInt8] {
         // The simulated radio also pushes (adverts, messages waiting): not echoes, skipped.
+        watchdog.waiting(on: url)
         while let frame = await inbox.next() {
-            watchdog.progress()
-            if frame.first.map({ $0 < 0x80 }) ?? false { return frame }
+            if frame.first.map({ $0 < 0x80 }) ?? false {
+                watchdog.echoed()
+                return frame
+            }
         }
         throw BenchFailure("\(url) ended")
     }
@@ -72,29 +75,33 @@ struct BenchFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Ends the program when no frame arrived for `seconds`: a lost frame must fail the run, not
-/// hang the guest until its time limit.
+/// Ends the program when no echo arrived for `seconds`: a lost frame must fail the run, not
+/// hang the guest until its time limit. Only echoes count: the simulator's pushes keep coming
+/// when an echo is lost. Says which path was waiting.
 final class Watchdog: @unchecked Sendable {
-    private let received = Atomic(0)
+    private let echoes = Atomic(0)
     private let stopped = Atomic(false)
+    private let waiting = Mutex("")
 
-    init(url: String, seconds: Int) {
+    init(seconds: Int) {
         Thread { [self] in
             var last = -1
             var quiet = 0
             while !stopped.load(ordering: .acquiring) {
                 Thread.sleep(forTimeInterval: 1)
-                let now = received.load(ordering: .relaxed)
+                let now = echoes.load(ordering: .relaxed)
                 quiet = now == last ? quiet + 1 : 0
                 last = now
-                if quiet >= seconds {
-                    FileHandle.standardError.write(Data("MeshportUSBGuest: no frame for \(seconds) s on \(url) after \(now) received\n".utf8))
+                if quiet >= seconds && !stopped.load(ordering: .acquiring) {
+                    let url = waiting.withLock { $0 }
+                    FileHandle.standardError.write(Data("MeshportUSBGuest: no echo for \(seconds) s on \(url) after \(now) echoes on all paths\n".utf8))
                     exit(3)
                 }
             }
         }.start()
     }
 
-    func progress() { received.add(1, ordering: .relaxed) }
+    func waiting(on url: String) { waiting.withLock { $0 = url } }
+    func echoed() { echoes.add(1, ordering: .relaxed) }
     func stop() { stopped.store(true, ordering: .releasing) }
 }
