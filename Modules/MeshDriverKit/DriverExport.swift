@@ -15,10 +15,17 @@ import Glibc
 public enum DriverExport {
     /// As many drivers as one program links in: each needs its own C entry points.
     public static let capacity = 4
-    /// Slot i's driver and descriptor; written once, under `lock`, before the descriptor is returned.
-    nonisolated(unsafe) static var drivers: [(any MeshDriver.Type)?] = Array(repeating: nil, count: capacity)
-    nonisolated(unsafe) static var built: [UnsafeMutablePointer<meshport_driver_descriptor>?] = Array(repeating: nil, count: capacity)
+    /// Slot i's driver and descriptor; only touched under `lock` (a load may race an open).
+    nonisolated(unsafe) private static var drivers: [(any MeshDriver.Type)?] = Array(repeating: nil, count: capacity)
+    nonisolated(unsafe) private static var built: [UnsafeMutablePointer<meshport_driver_descriptor>?] = Array(repeating: nil, count: capacity)
     private static let lock = ExportLock()
+
+    /// The driver behind slot `slot`'s entry points.
+    static func driver(at slot: Int) -> (any MeshDriver.Type)? {
+        pthread_mutex_lock(lock.mutex)
+        defer { pthread_mutex_unlock(lock.mutex) }
+        return drivers[slot]
+    }
 
     /// The descriptor for `type`, built on first use; the same pointer on every later call.
     public static func descriptor<D: MeshDriver>(for type: D.Type) -> UnsafePointer<meshport_driver_descriptor> {
@@ -67,7 +74,7 @@ private final class LinkBox {
 }
 
 private func exportDiscover(_ slot: Int, _ found: meshport_found_fn?, _ context: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<meshport_error>?) -> Int32 {
-    guard let driver = DriverExport.drivers[slot] else { return -1 }
+    guard let driver = DriverExport.driver(at: slot) else { return -1 }
     do {
         for radio in try driver.discover() {
             radio.url.withCString { u in radio.label.withCString { l in radio.details.withCString { d in found?(context, u, l, d) } } }
@@ -80,7 +87,7 @@ private func exportDiscover(_ slot: Int, _ found: meshport_found_fn?, _ context:
 }
 
 private func exportOpen(_ slot: Int, _ url: UnsafePointer<CChar>?, _ callbacks: UnsafePointer<meshport_callbacks>?, _ error: UnsafeMutablePointer<meshport_error>?) -> UnsafeMutableRawPointer? {
-    guard let driver = DriverExport.drivers[slot], let url, let callbacks else {
+    guard let driver = DriverExport.driver(at: slot), let url, let callbacks else {
         meshport_error_set(error, MESHPORT_ERR_OTHER, "driver not initialised")
         return nil
     }
