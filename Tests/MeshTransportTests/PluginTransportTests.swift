@@ -1,5 +1,6 @@
 import Foundation
 import MeshConformance
+import Synchronization
 import Testing
 @testable import MeshTransport
 
@@ -95,6 +96,36 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
         } catch let TransportError.busy(_, reason) {
             #expect(reason.contains("locked by another program"))
         }
+        await t.close()
+    }
+
+    /// A fresh tty is cooked until the driver configures it. What a radio sends in that moment
+    /// is edited by the line discipline (here DEL, the erase character, eats a byte) and held;
+    /// released after configuring, it would swallow the head of the first real frame.
+    @Test func bytesHeardBeforeConfiguringAreDropped() async throws {
+        let heard = Mutex<[UInt8]?>(nil), opened = Mutex(false)
+        let pty = try PtyPeer(serve: { fd, _, stopped in
+            let writer = FrameWriter(fd)
+            defer { writer.close() }
+            // 5 bytes declared; cooked, DEL erases itself and "b", leaving 3.
+            writer.write([0x3E, 0x05, 0x00, 0x61, 0x62, 0x7F, 0x63, 0x64])
+            // Its echo shows the line discipline has taken the bytes in.
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0), echo = [UInt8](repeating: 0, count: 64)
+            let n = poll(&p, 1, 5_000) == 1 ? read(fd, &echo, echo.count) : 0
+            heard.withLock { $0 = Array(echo.prefix(max(0, n))) }
+            while !opened.withLock({ $0 }) && !stopped() { usleep(1_000) }
+            writer.writeFrame([0x78, 0x79, 0x7A])
+            while !stopped() { usleep(10_000) }
+            return false
+        }, cooked: true)
+        defer { pty.close() }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while heard.withLock({ $0 }) == nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(heard.withLock { $0 }?.isEmpty == false, "the tty echoed nothing: it was not cooked")
+        let t = try transport("serial://\(pty.slavePath)", driver: "serial")
+        try await t.open()
+        opened.withLock { $0 = true }
+        #expect(try await next(1, from: t) == [[0x78, 0x79, 0x7A]])
         await t.close()
     }
 

@@ -8,19 +8,23 @@ import Glibc
 /// A drop hook closes the master (the slave sees a hangup, as on an unplug) and a new pty
 /// takes its place: `slavePath` then names the new one, as a replugged device gets a node.
 /// With `linkPath`, a symlink there always points at the current slave, as a udev
-/// /dev/serial/by-id link does: one URL reaches the device across replugs.
+/// /dev/serial/by-id link does: one URL reaches the device across replugs. The slave starts
+/// raw, as a port some program configured before; `cooked` leaves it as the kernel makes a
+/// new tty (canonical, echoing), as a freshly plugged radio's.
 public final class PtyPeer: @unchecked Sendable {
     private let lock = NSLock()
     private var path = ""
     private var stopped = false
     private var master: Int32 = -1
     private let linkPath: String?
+    private let cooked: Bool
 
     /// The path to open: `linkPath` when given, else the current /dev/pts node.
     public var slavePath: String { linkPath ?? lock.withLock { path } }
 
-    public init(serve: @escaping FramePeer, linkPath: String? = nil) throws {
+    public init(serve: @escaping FramePeer, linkPath: String? = nil, cooked: Bool = false) throws {
         self.linkPath = linkPath
+        self.cooked = cooked
         try makePty()
         Thread { [self] in
             while true {
@@ -46,11 +50,13 @@ public final class PtyPeer: @unchecked Sendable {
             if fd >= 0 { Glibc.close(fd) }
             throw PeerError("cannot open a pseudo-terminal: \(String(cString: strerror(e)))")
         }
-        // Raw master side so the tty layer does not translate bytes.
-        var t = termios()
-        tcgetattr(fd, &t)
-        cfmakeraw(&t)
-        tcsetattr(fd, TCSANOW, &t)
+        // Termios set through the master are the slave's: raw, the tty layer translates nothing.
+        if !cooked {
+            var t = termios()
+            tcgetattr(fd, &t)
+            cfmakeraw(&t)
+            tcsetattr(fd, TCSANOW, &t)
+        }
         let node = "/dev/pts/\(number)"
         if let linkPath {
             // Made beside the link and renamed over it: the link is never missing.

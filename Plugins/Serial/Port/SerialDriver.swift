@@ -86,6 +86,14 @@ public enum SerialDriver: MeshDriver {
         guard tcsetattr(fd, TCSANOW, &t) == 0 else {
             throw DriverFailure(MESHPORT_ERR_OTHER, "cannot configure \(path) (raw 8N1): \(errnoText())")
         }
+        // A freshly plugged radio's tty starts cooked, and a radio that talks as soon as the
+        // port opens (DTR) is heard before the line above: the line discipline applied erase
+        // and kill characters to those bytes, holds them as a line, and echoed them back to
+        // the radio. Released now, they would run into the first real frame; drop them, and
+        // any echo not yet sent.
+        guard tcflush(fd, TCIOFLUSH) == 0 else {
+            throw DriverFailure(MESHPORT_ERR_OTHER, "cannot discard what \(path) received before it was configured: \(errnoText())")
+        }
     }
 
     /// Sets DTR or RTS only when the URL asks.
