@@ -55,7 +55,7 @@ enum Interruptible {
     static func run(_ body: @escaping @Sendable () async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await body() }
-            group.addTask { _ = await Sim.waitForTermination() }
+            group.addTask { _ = await Termination.wait() }
             try await group.next()
             group.cancelAll()
         }

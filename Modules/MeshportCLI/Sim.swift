@@ -63,6 +63,8 @@ struct Sim: AsyncParsableCommand {
             defer { timers.cancel() }
             // Before the address line, which scripts wait for.
             if let faults { FileHandle.standardError.write(Data("meshport sim: faults: \(faults)\n".utf8)) }
+            // Before the address line too: whoever reads it may stop us at once.
+            Termination.install()
             let stop: () -> Void
             if pty {
                 let peer = try PtyPeer(serve: simFrames(radio, faults: faults), linkPath: ptyLink)
@@ -74,7 +76,7 @@ struct Sim: AsyncParsableCommand {
                 stop = { peer.stop() }
                 Self.announce("listening on tcp://\(host):\(peer.port)")
             }
-            let signal = await Self.waitForTermination()
+            let signal = await Termination.wait()
             stop()
             FileHandle.standardError.write(Data("meshport sim: stopped by \(signal)\n".utf8))
         }
@@ -93,21 +95,5 @@ struct Sim: AsyncParsableCommand {
             throw ValidationError("--listen \"\(text)\": expected tcp://HOST:PORT with a port 0-65535")
         }
         return (String(rest[..<colon]), port)
-    }
-
-    /// Waits for SIGINT or SIGTERM; returns its name.
-    static func waitForTermination() async -> String {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        var sources: [DispatchSourceSignal] = []
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)   // handled by the dispatch source instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(name) }
-            source.resume()
-            sources.append(source)
-        }
-        defer { sources.forEach { $0.cancel() } }
-        for await name in stream { return name }
-        return "end of signal stream"
     }
 }

@@ -136,7 +136,22 @@ public final class SimProcess: @unchecked Sendable {
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        if !stop(process) {
+            FileHandle.standardError.write(Data("meshport sim (pid \(process.processIdentifier)) still running 20 s after SIGTERM: killed\n".utf8))
+        }
     }
+}
+
+/// SIGTERM, then a bounded wait; false when the process was still running after `seconds`
+/// (it is then killed). Never `waitUntilExit()` alone: on Linux it spins its run loop, burning
+/// a core, for as long as the child lives, and a child that ignores SIGTERM hangs the suite.
+@discardableResult
+public func stop(_ process: Process, seconds: Double = 20) -> Bool {
+    process.terminate()
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    guard process.isRunning else { return true }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return false
 }

@@ -1,0 +1,26 @@
+import Foundation
+import MeshportTestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct CLISimTests {
+    /// Scripts and tests stop the simulator as soon as it has announced its address. It must
+    /// stop cleanly then too: it used to install its signal handling only after the line, so
+    /// an early SIGTERM killed it outright, or was ignored and left it running.
+    @Test func sigtermRightAfterTheAnnounceLineStopsItCleanly() throws {
+        for _ in 0..<5 {
+            let process = Process()
+            process.executableURL = try meshportBinary()
+            process.arguments = ["sim", "--listen", "tcp://127.0.0.1:0"]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            let said = PipeReader(out.fileHandleForReading), complaints = PipeReader(err.fileHandleForReading)
+            try process.run()
+            #expect(said.waitForFirstLine(seconds: 30), "no announce line")
+            #expect(stop(process, seconds: 10), "still running 10 s after SIGTERM")
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0,
+                    "ended by \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
+            #expect(try complaints.text().contains("stopped by SIGTERM"))
+        }
+    }
+}
