@@ -66,7 +66,16 @@ import Testing
                 if case let .response(.contactMessage(m)) = decoded { drained.insert(m.text) }
             }
         }
-        #expect(!drained.isEmpty, "the external client drained no message")
+        if drained.isEmpty {
+            // Rare, under heavy load, and not yet understood: say what the client and server saw.
+            let frames = client.frames
+            let kinds = Dictionary(grouping: frames, by: { $0.first ?? 0 }).map { String(format: "0x%02X x %d", $0.key, $0.value.count) }
+            Issue.record("""
+                the external client drained no message in 60 s: it got \(frames.count) frames (\(kinds.sorted().joined(separator: ", ")))
+                server's log, last lines:
+                \(world.serve.stderr.split(separator: "\n").suffix(40).joined(separator: "\n"))
+                """)
+        }
         // Every message, drained by the server or by the client, is in the history once.
         var stored: [String] = []
         while stored.count < 40, ContinuousClock.now < deadline + .seconds(20) {
