@@ -68,8 +68,11 @@ import Testing
             before = page.object["older"] as? String
         } while before != nil
         #expect(seen == seen.sorted(by: >) && Set(seen).count == seen.count, "\(seen)")
+        // The default mesh keeps talking on Public: what arrived after the first page is newer
+        // than anything the walk could see (it failed so, once, on a loaded machine).
         let all = try await world.get("/api/radios/0/channels/0/messages?limit=500").object["messages"] as? [[String: Any]]
-        #expect(seen == all?.compactMap { $0["id"] as? Int })
+        let newest = try #require(seen.first)
+        #expect(seen == all?.compactMap { $0["id"] as? Int }.filter { $0 <= newest })
     }
 
     @Test func unreadCountsAndMarkingRead() async throws {
