@@ -148,10 +148,18 @@ public final class SimProcess: @unchecked Sendable {
 @discardableResult
 public func stop(_ process: Process, seconds: Double = 20) -> Bool {
     process.terminate()
-    let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning && Date() < deadline { usleep(20_000) }
-    guard process.isRunning else { return true }
+    guard !exits(process, within: seconds) else { return true }
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    _ = exits(process, within: 10)
     return false
+}
+
+/// Sleeps in 20 ms steps until the process has exited; false after `seconds`.
+private func exits(_ process: Process, within seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning {
+        if Date() > deadline { return false }
+        usleep(20_000)
+    }
+    return true
 }

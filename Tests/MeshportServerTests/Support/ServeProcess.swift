@@ -63,26 +63,12 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, and a bounded wait for the exit; SIGKILL when the graceful shutdown hangs (said
-    /// on stderr: `stop()` is where a test checks that it does not). Never `waitUntilExit()`,
-    /// which on Linux spins its run loop, burning a core, for as long as the child lives.
+    /// on stderr: `stop()` is where a test checks that it does not).
     deinit {
         guard exited.get() == nil else { return }
-        process.terminate()
-        if !Self.await(exited, seconds: 20) {
+        if !MeshportTestSupport.stop(process) {
             FileHandle.standardError.write(Data("meshport serve (pid \(process.processIdentifier)) still running 20 s after SIGTERM: killed\n".utf8))
-            kill(process.processIdentifier, SIGKILL)
-            _ = Self.await(exited, seconds: 10)
         }
-    }
-
-    /// Sleeps in 20 ms steps until the exit status is known; false after `seconds`.
-    private static func await(_ exited: TestBox<Int32?>, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while exited.get() == nil {
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-        return true
     }
 }
 
