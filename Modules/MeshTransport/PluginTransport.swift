@@ -193,12 +193,17 @@ private func pluginLinkLost(_ context: UnsafeMutableRawPointer?, _ error: Unsafe
     t.linkLost(error.map { TransportError($0.pointee, url: t.url.text) } ?? .linkLost(t.url.text, reason: "driver reported no reason"))
 }
 
+extension meshport_error {
+    /// The driver's message (a NUL-terminated C string in a fixed buffer).
+    public var text: String {
+        withUnsafeBytes(of: message) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
+}
+
 extension TransportError {
     /// Maps a driver's C error to the typed error.
     init(_ e: meshport_error, url: String) {
-        let message = withUnsafeBytes(of: e.message) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
+        let message = e.text
         switch e.kind {
         case MESHPORT_ERR_LINK_LOST: self = .linkLost(url, reason: message)
         case MESHPORT_ERR_TIMEOUT: self = .timeout(url, operation: message, seconds: 0)

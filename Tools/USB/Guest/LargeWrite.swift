@@ -3,6 +3,7 @@ import MeshCodec
 import MeshConformance
 import MeshDriverABI
 import MeshDriverKit
+import MeshTransport
 import MeshUSB
 import Synchronization
 
@@ -29,11 +30,11 @@ extension DeviceChecks {
         }, link_lost: nil)
         var error = meshport_error()
         guard let handle = url.withCString({ driver.open($0, &callbacks, &error) }) else {
-            return check(name, start, .failed, "open failed: \(message(error))")
+            return check(name, start, .failed, "open failed: \(error.text)")
         }
         defer { withExtendedLifetime(echoes) { driver.close(handle) } }
         let rc = bytes.withUnsafeBufferPointer { driver.send(handle, $0.baseAddress, $0.count, &error) }
-        guard rc == 0 else { return check(name, start, .failed, "send failed: \(message(error))") }
+        guard rc == 0 else { return check(name, start, .failed, "send failed: \(error.text)") }
         let deadline = ContinuousClock.now + .seconds(5)
         while echoes.received.count < frames.count && ContinuousClock.now < deadline {
             do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
@@ -44,10 +45,6 @@ extension DeviceChecks {
         }
         return check(name, start, .passed, "\(frames.count) frames in one send call echoed in order")
     }
-}
-
-private func message(_ e: meshport_error) -> String {
-    withUnsafeBytes(of: e.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }
 
 /// Echo frames decoded from what a link delivers; the simulator's pushes are left out.
