@@ -13,6 +13,7 @@ public final class FDLink: MeshLink, @unchecked Sendable {
     private let events: LinkEvents
     private let describe: String
     private let sendTimeoutMs: Int32
+    private let socket: Bool
     private var wake: (read: Int32, write: Int32) = (-1, -1)
     private var thread: pthread_t?
     private var closing = false
@@ -24,6 +25,7 @@ public final class FDLink: MeshLink, @unchecked Sendable {
         self.events = events
         self.describe = describe
         self.sendTimeoutMs = sendTimeoutMs
+        socket = isSocket(fd)
         pthread_mutex_init(lock, nil)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
@@ -58,7 +60,7 @@ public final class FDLink: MeshLink, @unchecked Sendable {
     public func send(_ bytes: UnsafeBufferPointer<UInt8>) throws(DriverFailure) {
         var offset = 0
         while offset < bytes.count {
-            let n = writeNoSignal(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = writeNoSignal(fd, bytes.baseAddress! + offset, bytes.count - offset, socket: socket)
             if n > 0 { offset += n; continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

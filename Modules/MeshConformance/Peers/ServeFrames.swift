@@ -25,6 +25,7 @@ public typealias FramePeer = @Sendable (_ fd: Int32, _ ptyMaster: Bool, _ stoppe
 /// frames may be corrupted, and writes delayed or held (LinkFaults.swift).
 public final class FrameWriter: @unchecked Sendable {
     private let fd: Int32
+    private let socket: Bool
     private let lock = NSLock()
     private var closed = false
     let faults: LinkFaults?
@@ -33,6 +34,7 @@ public final class FrameWriter: @unchecked Sendable {
 
     public init(_ fd: Int32, faults: LinkFaults? = nil) {
         self.fd = fd
+        socket = isSocket(fd)
         self.faults = faults
         if let faults, faults.queuesWrites {
             output = DelayedOutput(delay: faults.delay) { [weak self] in _ = self?.writeNow($0) }
@@ -52,7 +54,7 @@ public final class FrameWriter: @unchecked Sendable {
             guard !closed else { return false }
             var off = 0
             while off < bytes.count {
-                let w = bytes[off...].withUnsafeBufferPointer { writeNoSignal(fd, $0.baseAddress!, $0.count) }
+                let w = bytes[off...].withUnsafeBufferPointer { writeNoSignal(fd, $0.baseAddress!, $0.count, socket: socket) }
                 if w <= 0 { return false }
                 off += w
             }
