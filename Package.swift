@@ -129,7 +129,8 @@ var targets: [Target] = [
     // USB: libusb-1.0 through a system library; chips and links in MeshUSB (one file per chip
     // family, tested through recorded control transfers), the plugin is only its entry point.
     .systemLibrary(name: "CLibUSB", path: "Plugins/USB/CLibUSB", providers: [.apt(["libusb-1.0-0-dev"])]),
-    .target(name: "MeshUSB", dependencies: ["CLibUSB", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
+    .systemLibrary(name: "CUSBFS", path: "Plugins/USB/CUSBFS"),
+    .target(name: "MeshUSB", dependencies: ["CLibUSB", "CUSBFS", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
     .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
     .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshTransport", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
     // The conformance suite over usb:// inside a QEMU guest (Tools/USB): the driver is linked in,

@@ -1,18 +1,19 @@
 import MeshDriverABI
 import MeshDriverKit
 
-/// One open USB serial radio: a claimed device, its chip set up, bulk IN and OUT transfers
-/// completed on the link's own event thread. `close` lets queued writes go out, stops
-/// reading, lets the chip tidy up, hands the interfaces back to the kernel and ends the
-/// thread, so no callback runs after it returns.
+/// One open USB serial radio: a claimed device, its chip set up, bulk IN and OUT URBs
+/// completed on the link's own reaper thread. `close` lets queued writes go out, stops
+/// reading, ends the thread, lets the chip tidy up and hands the interfaces back to the
+/// kernel, so no callback runs after it returns.
 final class USBLink: MeshLink, @unchecked Sendable {
     private let context: USBContext
     private let handle: USBDeviceHandle
     private let chip: any SerialChip
     private let plan: InterfacePlan
-    private let loop: USBEventLoop
+    private let reaper: URBReaper
     private let reader: BulkReader
     private let writer: BulkWriter
+    private let parts = Parts()
     let describe: String
 
     /// Takes over `handle` (claimed, chip set up) once it returns; on a throw the caller still owns it.
@@ -23,20 +24,32 @@ final class USBLink: MeshLink, @unchecked Sendable {
         self.chip = chip
         self.plan = plan
         self.describe = describe
-        writer = BulkWriter(handle: handle, endpoint: plan.bulkOut, zeroLengthPackets: chip.endsTransfersWithZeroLengthPacket, describe: describe)
-        reader = try BulkReader(handle: handle, endpoint: plan.bulkIn, chip: chip, describe: describe,
+        guard let fd = context.deviceDescriptor() else {
+            throw USBError(.other, "\(describe): libusb did not list the device's usbfs descriptor")
+        }
+        // The reaper hands completions to the reader and writer, which need the reaper to submit.
+        let parts = parts
+        reaper = URBReaper(fd: fd, onIn: { parts.reader?.completed($0) }, onOut: { parts.writer?.completed($0) },
+                           onGone: { parts.reader?.gone(); parts.writer?.gone() },
+                           poll: { parts.reader?.retryDue() ?? false })
+        writer = BulkWriter(reaper: reaper, endpoint: plan.bulkOut, zeroLengthPackets: chip.endsTransfersWithZeroLengthPacket, describe: describe)
+        reader = try BulkReader(handle: handle, reaper: reaper, endpoint: plan.bulkIn, chip: chip, describe: describe,
                                 onData: { events.received($0) },
                                 onEnd: { events.linkLost(DriverFailure(MESHPORT_ERR_LINK_LOST, $0.description)) })
+        parts.reader = reader
+        parts.writer = writer
         do {
-            loop = try USBEventLoop(context, poll: { [reader] in reader.retryDue() })
+            try reaper.start()
         } catch {
+            parts.clear()
             reader.free()
             throw error
         }
         do {
             try reader.start()
         } catch {
-            loop.stop()
+            reaper.stop()
+            parts.clear()
             reader.free()
             throw error
         }
@@ -51,19 +64,32 @@ final class USBLink: MeshLink, @unchecked Sendable {
     }
 
     func close() {
-        // Both, whatever the first answers: each cancels its own transfers.
+        // Both, whatever the first answers: each cancels its own URBs.
         let written = writer.stop()
-        let idle = reader.stop() && written
-        chip.close(handle, plan: plan)
-        loop.stop()
+        let idle = reader.stop() && written && reaper.stop()
         guard idle else {
-            // A transfer libusb never gave back: its memory and the context must outlive us.
+            // A URB usbfs never gave back, or a reaper still running: their memory and the
+            // descriptor must outlive us, and libusb must not reap beside the thread.
             Leaked.keep(self)
             return
         }
+        parts.clear()
+        chip.close(handle, plan: plan)
         reader.free()
         writer.free()
         handle.close()
+    }
+}
+
+/// The reader and writer, set once both exist; read by the reaper thread, which starts after.
+/// Cleared once the thread has ended: the reader holds the reaper, whose handlers hold this.
+private final class Parts: @unchecked Sendable {
+    var reader: BulkReader?
+    var writer: BulkWriter?
+
+    func clear() {
+        reader = nil
+        writer = nil
     }
 }
 

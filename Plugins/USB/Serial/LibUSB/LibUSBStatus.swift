@@ -7,7 +7,7 @@ func usbFailure(_ code: Int32, _ what: String) -> USBError {
     case LIBUSB_ERROR_ACCESS.rawValue:
         return USBError(.permissionDenied, "\(what): no permission (\(name))", fix: USBFix.udevRule)
     case LIBUSB_ERROR_NO_DEVICE.rawValue:
-        return USBError(.unplugged, "\(what): the device was unplugged (\(name))", fix: "plug the radio in again; meshport scan lists what is connected")
+        return USBError(.unplugged, "\(what): the device was unplugged (\(name))", fix: USBFix.replug)
     case LIBUSB_ERROR_NOT_FOUND.rawValue:
         return USBError(.notFound, "\(what): not found (\(name))")
     case LIBUSB_ERROR_BUSY.rawValue:
@@ -22,5 +22,6 @@ func usbFailure(_ code: Int32, _ what: String) -> USBError {
 }
 
 enum USBFix {
+    static let replug = "plug the radio in again; meshport scan lists what is connected"
     static let udevRule = "install Meshport's udev rule and replug the radio: sudo cp Tools/USB/99-meshport-usb.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger (Docs/usb.md)"
 }

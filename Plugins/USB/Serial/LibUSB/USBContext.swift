@@ -1,7 +1,8 @@
 import CLibUSB
+import Glibc
 
 /// One libusb context. Each link has its own, so closing a link ends everything it started
-/// (event thread, descriptors) and links never share state.
+/// (reaper thread, descriptors) and links never share state.
 final class USBContext: @unchecked Sendable {
     let raw: OpaquePointer
 
@@ -13,6 +14,21 @@ final class USBContext: @unchecked Sendable {
     }
 
     deinit { libusb_exit(raw) }
+
+    /// The usbfs descriptor of the one device this context has open (each link has its own
+    /// context): libusb lists it among the descriptors to poll, as the only one waited on for
+    /// output (completed URBs). Nil unless exactly one such descriptor is listed.
+    func deviceDescriptor() -> Int32? {
+        guard let fds = libusb_get_pollfds(raw) else { return nil }
+        defer { libusb_free_pollfds(fds) }
+        var found: [Int32] = []
+        var i = 0
+        while let p = fds[i] {
+            if p.pointee.events & Int16(POLLOUT) != 0 { found.append(p.pointee.fd) }
+            i += 1
+        }
+        return found.count == 1 ? found[0] : nil
+    }
 
     /// Every device on every bus, described; `body` gets the libusb device to open.
     func devices() throws(USBError) -> [USBDeviceEntry] {

@@ -1,39 +1,41 @@
 import CLibUSB
+import CUSBFS
 import Foundation
 import Synchronization
 
-/// Keeps a few bulk IN transfers queued on the data endpoint. Each completion hands the chip's
-/// payload to `onData` and is resubmitted; an unplug or error ends reading and is reported once
-/// through `onEnd` (not when the reader is being stopped).
+/// Keeps a few bulk IN URBs queued on the data endpoint. Each completion (on the reaper thread)
+/// hands the chip's payload to `onData` and is resubmitted; an unplug or error ends reading and
+/// is reported once through `onEnd` (not when the reader is being stopped).
 final class BulkReader: @unchecked Sendable {
     private let chip: any SerialChip
     private let maxPacket: Int
     private let handle: USBDeviceHandle
-    /// The transfers' buffers, in memory mapped from usbfs when the kernel offers it: the host
+    private let reaper: URBReaper
+    /// The URBs' buffers, in memory mapped from usbfs when the kernel offers it: the host
     /// controller then reads into them directly, with no kernel buffer to allocate and copy
     /// from on every transfer. Nil when each buffer was allocated on its own.
     private var mapped: (base: UnsafeMutablePointer<UInt8>, bytes: Int)?
     private let onData: (UnsafeBufferPointer<UInt8>) -> Void
     private let onEnd: (USBError) -> Void
     private let describe: String
-    private var transfers: [UnsafeMutablePointer<libusb_transfer>] = []
+    private var transfers: [UnsafeMutablePointer<usbdevfs_urb>] = []
     private let condition = NSCondition()
     private var active = 0
     /// Read on every completion without the lock; written under it.
     private let stopping = Atomic(false)
     private var ended = false
-    /// Only touched by callbacks, which libusb runs one at a time.
+    /// Only touched by completions, which the reaper runs one at a time.
     private var scratch: [UInt8] = []
 
     static let queued = 4
     static let retriedErrors = 10
     static let retryDelay = Duration.milliseconds(100)
     /// Transfers waiting to be resubmitted after an error, with when.
-    private var deferred: [(transfer: UnsafeMutablePointer<libusb_transfer>, due: ContinuousClock.Instant)] = []
+    private var deferred: [(transfer: UnsafeMutablePointer<usbdevfs_urb>, due: ContinuousClock.Instant)] = []
     /// Transfer errors since the last completed transfer (callbacks only).
     private var errorsInARow = 0
 
-    init(handle: USBDeviceHandle, endpoint: USBEndpoint, chip: any SerialChip, describe: String,
+    init(handle: USBDeviceHandle, reaper: URBReaper, endpoint: USBEndpoint, chip: any SerialChip, describe: String,
          onData: @escaping (UnsafeBufferPointer<UInt8>) -> Void, onEnd: @escaping (USBError) -> Void) throws(USBError) {
         self.chip = chip
         maxPacket = max(1, endpoint.maxPacketSize)
@@ -41,32 +43,27 @@ final class BulkReader: @unchecked Sendable {
         self.onEnd = onEnd
         self.describe = describe
         self.handle = handle
+        self.reaper = reaper
         // Whole packets, so a chip's per-packet header is always at a packet boundary.
         let size = maxPacket * max(1, 4096 / maxPacket)
         scratch.reserveCapacity(size)
         if let base = libusb_dev_mem_alloc(handle.raw, size * Self.queued) { mapped = (base, size * Self.queued) }
         for i in 0..<Self.queued {
-            guard let t = libusb_alloc_transfer(0) else {
-                free()
-                throw USBError(.other, "cannot allocate a USB transfer")
-            }
             let buffer = mapped.map { $0.base + i * size } ?? UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-            libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, Int32(size), bulkInCompleted,
-                                      Unmanaged.passUnretained(self).toOpaque(), 0)
-            transfers.append(t)
+            transfers.append(URB.allocate(bulk: endpoint.address, buffer: buffer, length: size))
         }
     }
 
     /// Submits every transfer; the reader must be stopped (and idle) before it is freed.
     func start() throws(USBError) {
         for t in transfers {
-            // Counted first: the event thread may complete it before submit returns.
+            // Counted first: the reaper may complete it before submit returns.
             condition.withLock { active += 1 }
-            let rc = libusb_submit_transfer(t)
-            guard rc == 0 else {
+            let code = reaper.submit(t)
+            guard code == 0 else {
                 back()
                 stop()
-                throw usbFailure(rc, "starting to read \(describe)")
+                throw usbfsFailure(code, "starting to read \(describe)")
             }
         }
     }
@@ -75,16 +72,15 @@ final class BulkReader: @unchecked Sendable {
     /// False when some did not: their memory must then stay allocated.
     @discardableResult
     func stop(seconds: Double = 2) -> Bool {
-        let pending = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
+        let pending = condition.withLock { () -> [UnsafeMutablePointer<usbdevfs_urb>] in
             stopping.store(true, ordering: .releasing)
-            // Deferred transfers are not with libusb: they are already back.
+            // Deferred transfers are not with usbfs: they are already back.
             active -= deferred.count
             let waiting = Set(deferred.map { UnsafeMutableRawPointer($0.transfer) })
             deferred = []
             return active > 0 ? transfers.filter { !waiting.contains(UnsafeMutableRawPointer($0)) } : []
         }
-        // Cancelling a transfer that already completed returns NOT_FOUND, which is fine.
-        for t in pending { _ = libusb_cancel_transfer(t) }
+        for t in pending { reaper.discard(t) }
         let deadline = Date(timeIntervalSinceNow: seconds)
         return condition.withLock {
             while active > 0 { if !condition.wait(until: deadline) { break } }
@@ -92,7 +88,7 @@ final class BulkReader: @unchecked Sendable {
         }
     }
 
-    /// Resubmits deferred transfers that are due (event thread); true while some still wait.
+    /// Resubmits deferred transfers that are due (reaper thread); true while some still wait.
     func retryDue() -> Bool {
         let now = ContinuousClock.now
         // Submitted under the lock, so `stop` either finds them deferred or cancels them.
@@ -100,8 +96,8 @@ final class BulkReader: @unchecked Sendable {
             let due = deferred.filter { $0.due <= now }.map(\.transfer)
             deferred.removeAll { $0.due <= now }
             let failures = due.compactMap { t -> USBError? in
-                let rc = libusb_submit_transfer(t)
-                return rc == 0 ? nil : usbFailure(rc, "reading \(describe)")
+                let code = reaper.submit(t)
+                return code == 0 ? nil : usbfsFailure(code, "reading \(describe)")
             }
             return (failures, !deferred.isEmpty)
         }
@@ -113,42 +109,45 @@ final class BulkReader: @unchecked Sendable {
     func free() {
         for t in transfers {
             if mapped == nil { t.pointee.buffer.deallocate() }
-            libusb_free_transfer(t)
+            URB.free(t)
         }
         transfers = []
         if let mapped { _ = libusb_dev_mem_free(handle.raw, mapped.base, mapped.bytes) }
         mapped = nil
     }
 
-    fileprivate func completed(_ t: UnsafeMutablePointer<libusb_transfer>) {
-        switch t.pointee.status {
-        case LIBUSB_TRANSFER_COMPLETED:
+    /// One of our URBs came back (reaper thread).
+    func completed(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
+        switch URB.outcome(t) {
+        case .completed:
             errorsInARow = 0
             if t.pointee.actual_length > 0 && !stopping.load(ordering: .acquiring) {
-                chip.payload(UnsafeBufferPointer(start: t.pointee.buffer, count: Int(t.pointee.actual_length)), maxPacket: maxPacket, into: &scratch)
+                let bytes = UnsafeBufferPointer(start: t.pointee.buffer.assumingMemoryBound(to: UInt8.self), count: Int(t.pointee.actual_length))
+                chip.payload(bytes, maxPacket: maxPacket, into: &scratch)
                 if !scratch.isEmpty {
                     scratch.withUnsafeBufferPointer { onData($0) }
                     scratch.removeAll(keepingCapacity: true)
                 }
             }
             requeue(t)
-        case LIBUSB_TRANSFER_TIMED_OUT:
-            requeue(t)
-        case LIBUSB_TRANSFER_CANCELLED:
+        case .cancelled where stopping.load(ordering: .acquiring):
             back()
-        case LIBUSB_TRANSFER_NO_DEVICE:
-            end(USBError(.unplugged, "\(describe) was unplugged", fix: "plug the radio in again; meshport scan lists what is connected"))
-        case LIBUSB_TRANSFER_STALL:
+        case .cancelled:
+            // Not ours: usbfs kills what is queued as the device goes. Resubmitting tells which.
+            requeue(t)
+        case .noDevice:
+            end(USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug))
+        case .stall:
             end(USBError(.stalled, "\(describe) stalled its bulk IN endpoint"))
-        case LIBUSB_TRANSFER_OVERFLOW:
+        case .overflow:
             end(USBError(.other, "\(describe) sent more than a transfer holds (overflow)"))
-        default:
+        case let .transferError(code):
             // A protocol error is also how an unplug often starts (the port reports it before the
             // device is gone). As cdc-acm does, wait a little and try again: by then a vanished
-            // device fails the resubmit with NO_DEVICE, and a passing glitch is over.
+            // device fails the resubmit with ENODEV, and a passing glitch is over.
             errorsInARow += 1
             guard errorsInARow <= Self.retriedErrors else {
-                return end(USBError(.other, "reading \(describe) failed \(errorsInARow) times in a row (transfer error)"))
+                return end(USBError(.other, "reading \(describe) failed \(errorsInARow) times in a row (\(String(cString: strerror(code))))"))
             }
             let deferredNow = condition.withLock { () -> Bool in
                 guard !stopping.load(ordering: .acquiring) else { return false }
@@ -159,16 +158,29 @@ final class BulkReader: @unchecked Sendable {
         }
     }
 
+    /// The device is gone (reaper thread): reading has ended, if it had not already.
+    func gone() {
+        let report = condition.withLock { () -> Bool in
+            active = 0
+            deferred = []
+            condition.broadcast()
+            guard !stopping.load(ordering: .acquiring), !ended else { return false }
+            ended = true
+            return true
+        }
+        if report { onEnd(USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug)) }
+    }
+
     /// Queues the transfer again, unless the reader is stopping. Under the lock, so `stop`
     /// either sees it stopping or cancels what this queued.
-    private func requeue(_ t: UnsafeMutablePointer<libusb_transfer>) {
+    private func requeue(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
         let rc = condition.withLock { () -> Int32? in
-            stopping.load(ordering: .acquiring) ? nil : libusb_submit_transfer(t)
+            stopping.load(ordering: .acquiring) ? nil : reaper.submit(t)
         }
         switch rc {
         case nil: back()
         case 0?: return
-        case let code?: end(usbFailure(code, "reading \(describe)"))
+        case let code?: end(usbfsFailure(code, "reading \(describe)"))
         }
     }
 
@@ -192,9 +204,4 @@ final class BulkReader: @unchecked Sendable {
         if report { onEnd(failure) }
     }
 
-}
-
-private func bulkInCompleted(_ t: UnsafeMutablePointer<libusb_transfer>?) {
-    guard let t, let context = t.pointee.user_data else { return }
-    Unmanaged<BulkReader>.fromOpaque(context).takeUnretainedValue().completed(t)
 }

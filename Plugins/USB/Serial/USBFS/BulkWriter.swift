@@ -1,27 +1,28 @@
-import CLibUSB
+import CUSBFS
 import Foundation
 
-/// Bulk OUT writes. A write copies the bytes into a transfer and queues it: like a write to a
+/// Bulk OUT writes. A write copies the bytes into a URB and queues it: like a write to a
 /// tty or socket, it returns once the data is with the system, not when the device took it.
 /// usbfs keeps queued transfers in order. Up to `maxQueuedBytes` may wait; a writer beyond
 /// that waits for room (5 s at most). A transfer that fails (stall, short write) fails the
 /// next write; an unplug fails it at once. A transfer that fills its last packet gets a
 /// zero-length packet after it when the chip's class needs one to see the end.
 ///
-/// Transfers of up to `slotBytes` (every frame) come back to a pool when done, so a write
-/// costs no allocation; larger ones get their own, freed when done.
+/// URBs of up to `slotBytes` (every frame) come back to a pool when done, so a write costs no
+/// allocation; larger ones get their own, freed when done. Completions run on the reaper thread.
 final class BulkWriter: @unchecked Sendable {
-    private let handle: USBDeviceHandle
+    private let reaper: URBReaper
     private let endpoint: USBEndpoint
     private let zeroLengthPackets: Bool
     private let describe: String
     private let condition = NSCondition()
-    private var inFlight: [UnsafeMutablePointer<libusb_transfer>] = []
+    private let submitting = NSLock()
+    private var inFlight: [UnsafeMutablePointer<usbdevfs_urb>] = []
     private var queuedBytes = 0
     private var failure: USBError?
     private var stopping = false
     /// Pooled transfers not in flight (each with a `slotBytes` buffer).
-    private var spare: [UnsafeMutablePointer<libusb_transfer>] = []
+    private var spare: [UnsafeMutablePointer<usbdevfs_urb>] = []
 
     /// A pooled transfer's buffer: a frame (176 bytes with its header) and then some.
     static let slotBytes = 512
@@ -30,14 +31,13 @@ final class BulkWriter: @unchecked Sendable {
 
     /// How long a writer waits for room in the queue.
     static let timeoutMs: UInt32 = 5000
-    /// Transfers carry no timeout of their own: that would arm a libusb timer on every write
-    /// (measurably slower in the benchmark). A device that stops taking data fills the queue,
-    /// and the next writer gives up after `timeoutMs`; close cancels what is left.
-    static let transferTimeoutMs: UInt32 = 0
+    /// URBs carry no timeout of their own (usbfs has none for async URBs): a device that stops
+    /// taking data fills the queue, and the next writer gives up after `timeoutMs`; close
+    /// cancels what is left.
     static let maxQueuedBytes = 16 * 1024
 
-    init(handle: USBDeviceHandle, endpoint: USBEndpoint, zeroLengthPackets: Bool, describe: String) {
-        self.handle = handle
+    init(reaper: URBReaper, endpoint: USBEndpoint, zeroLengthPackets: Bool, describe: String) {
+        self.reaper = reaper
         self.endpoint = endpoint
         self.zeroLengthPackets = zeroLengthPackets
         self.describe = describe
@@ -50,12 +50,16 @@ final class BulkWriter: @unchecked Sendable {
         guard let t = reused ?? allocate(capacity: pooled ? Self.slotBytes : bytes.count) else {
             throw USBError(.other, "cannot allocate a USB transfer")
         }
-        t.pointee.buffer.update(from: base, count: bytes.count)
-        t.pointee.length = Int32(bytes.count)
+        t.pointee.buffer.copyMemory(from: base, byteCount: bytes.count)
+        t.pointee.buffer_length = Int32(bytes.count)
         let zeroLengthPacket = zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0
-        t.pointee.flags = zeroLengthPacket ? UInt8(LIBUSB_TRANSFER_ADD_ZERO_PACKET.rawValue) : 0
+        t.pointee.flags = zeroLengthPacket ? UInt32(MESHPORT_URB_ZERO_PACKET) : 0
         let deadline = Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
-        // Submitted under the lock, so `stop` finds every transfer that libusb holds.
+        // One writer at a time submits, so URBs go out in the order the writes came. Not under
+        // `condition`: the completion takes that, and may come before the submit returns; a
+        // writer preempted there would hold the reaper up (seen in a one-CPU guest trace).
+        submitting.lock()
+        defer { submitting.unlock() }
         let refused = condition.withLock { () -> USBError? in
             while failure == nil && !stopping && queuedBytes > 0 && queuedBytes + bytes.count > Self.maxQueuedBytes {
                 if !condition.wait(until: deadline) {
@@ -65,8 +69,7 @@ final class BulkWriter: @unchecked Sendable {
             }
             if let failure { return failure }
             if stopping { return USBError(.other, "\(describe) is closing") }
-            let rc = libusb_submit_transfer(t)
-            guard rc == 0 else { return usbFailure(rc, "writing to \(describe)") }
+            // Listed before it is submitted, so `stop` finds every URB that usbfs may hold.
             inFlight.append(t)
             queuedBytes += bytes.count
             return nil
@@ -75,19 +78,27 @@ final class BulkWriter: @unchecked Sendable {
             giveBack(t)
             throw refused
         }
+        let code = reaper.submit(t)
+        guard code == 0 else {
+            condition.withLock {
+                if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
+                queuedBytes -= bytes.count
+                condition.broadcast()
+            }
+            giveBack(t)
+            throw usbfsFailure(code, "writing to \(describe)")
+        }
+        // `stop` may have come between listing and submitting: its discard missed this one.
+        if condition.withLock({ stopping }) { reaper.discard(t) }
     }
 
-    private func allocate(capacity: Int) -> UnsafeMutablePointer<libusb_transfer>? {
-        guard let t = libusb_alloc_transfer(0) else { return nil }
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        libusb_fill_bulk_transfer(t, handle.raw, endpoint.address, buffer, 0, bulkOutCompleted,
-                                  Unmanaged.passUnretained(self).toOpaque(), Self.transferTimeoutMs)
-        return t
+    private func allocate(capacity: Int) -> UnsafeMutablePointer<usbdevfs_urb>? {
+        URB.allocate(bulk: endpoint.address, buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), length: 0)
     }
 
     /// A transfer that is done: back to the pool while there is room and the writer runs.
-    private func giveBack(_ t: UnsafeMutablePointer<libusb_transfer>) {
-        let kept = t.pointee.length <= Int32(Self.slotBytes) && condition.withLock { () -> Bool in
+    private func giveBack(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
+        let kept = t.pointee.buffer_length <= Int32(Self.slotBytes) && condition.withLock { () -> Bool in
             guard !stopping, spare.count < Self.keptSpare else { return false }
             spare.append(t)
             return true
@@ -97,24 +108,24 @@ final class BulkWriter: @unchecked Sendable {
 
     /// Frees the pool; only after `stop` returned true.
     func free() {
-        let pool = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
+        let pool = condition.withLock { () -> [UnsafeMutablePointer<usbdevfs_urb>] in
             defer { spare = [] }
             return spare
         }
         pool.forEach(Self.free)
     }
 
-    /// Lets queued data go out (up to `drainSeconds`), cancels the rest and waits for libusb to
+    /// Lets queued data go out (up to `drainSeconds`), cancels the rest and waits for usbfs to
     /// give every transfer back. False when some did not come back within 2 s more.
     @discardableResult
     func stop(drainSeconds: Double = 1) -> Bool {
         let drained = Date(timeIntervalSinceNow: drainSeconds)
-        let pending = condition.withLock { () -> [UnsafeMutablePointer<libusb_transfer>] in
+        let pending = condition.withLock { () -> [UnsafeMutablePointer<usbdevfs_urb>] in
             while !inFlight.isEmpty && failure == nil { if !condition.wait(until: drained) { break } }
             stopping = true
             return inFlight
         }
-        for t in pending { _ = libusb_cancel_transfer(t) }
+        for t in pending { reaper.discard(t) }
         let deadline = Date(timeIntervalSinceNow: 2)
         return condition.withLock {
             while !inFlight.isEmpty { if !condition.wait(until: deadline) { break } }
@@ -122,37 +133,45 @@ final class BulkWriter: @unchecked Sendable {
         }
     }
 
-    fileprivate func completed(_ t: UnsafeMutablePointer<libusb_transfer>) {
-        let status = t.pointee.status
+    /// One of our URBs came back (reaper thread).
+    func completed(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
         let error: USBError?
-        switch status {
-        case LIBUSB_TRANSFER_COMPLETED where t.pointee.actual_length == t.pointee.length, LIBUSB_TRANSFER_CANCELLED:
+        switch URB.outcome(t) {
+        case .completed where t.pointee.actual_length == t.pointee.buffer_length:
             error = nil
-        case LIBUSB_TRANSFER_COMPLETED:
-            error = USBError(.other, "\(describe) took \(t.pointee.actual_length) of \(t.pointee.length) bytes")
-        case LIBUSB_TRANSFER_NO_DEVICE:
-            error = USBError(.unplugged, "\(describe) was unplugged", fix: "plug the radio in again; meshport scan lists what is connected")
-        case LIBUSB_TRANSFER_STALL:
+        case .completed:
+            error = USBError(.other, "\(describe) took \(t.pointee.actual_length) of \(t.pointee.buffer_length) bytes")
+        case .cancelled, .noDevice:
+            // Cancelled by `stop` (no error then), or killed as the device went away.
+            error = USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug)
+        case .stall:
             error = USBError(.stalled, "\(describe) stalled a write")
-        default:
+        case .overflow, .transferError:
             error = USBError(.other, "a write to \(describe) failed (transfer error)")
         }
+        finished(t, error)
+    }
+
+    /// The device is gone (reaper thread): every URB was reaped; later writes fail.
+    func gone() {
+        condition.withLock {
+            if failure == nil && !stopping { failure = USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug) }
+            condition.broadcast()
+        }
+    }
+
+    private func finished(_ t: UnsafeMutablePointer<usbdevfs_urb>, _ error: USBError?) {
         condition.withLock {
             if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
-            queuedBytes -= Int(t.pointee.length)
+            queuedBytes -= Int(t.pointee.buffer_length)
             if let error, failure == nil, !stopping { failure = error }
             condition.broadcast()
         }
         giveBack(t)
     }
 
-    private static func free(_ t: UnsafeMutablePointer<libusb_transfer>) {
+    private static func free(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
         t.pointee.buffer.deallocate()
-        libusb_free_transfer(t)
+        URB.free(t)
     }
-}
-
-private func bulkOutCompleted(_ t: UnsafeMutablePointer<libusb_transfer>?) {
-    guard let t, let context = t.pointee.user_data else { return }
-    Unmanaged<BulkWriter>.fromOpaque(context).takeUnretainedValue().completed(t)
 }
