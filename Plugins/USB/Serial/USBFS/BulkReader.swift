@@ -31,7 +31,11 @@ final class BulkReader: @unchecked Sendable {
     static let retriedErrors = 10
     static let retryDelay = Duration.milliseconds(100)
     /// Transfers waiting to be resubmitted after an error, with when.
-    private var deferred: [(transfer: UnsafeMutablePointer<usbdevfs_urb>, due: ContinuousClock.Instant)] = []
+    private var deferred: [(transfer: UnsafeMutablePointer<usbdevfs_urb>, due: ContinuousClock.Instant)] = [] {
+        didSet { hasDeferred.store(!deferred.isEmpty, ordering: .relaxed) }
+    }
+    /// `deferred` is not empty; read after every wake without taking the lock.
+    private let hasDeferred = Atomic(false)
     /// Transfer errors since the last completed transfer (callbacks only).
     private var errorsInARow = 0
 
@@ -90,6 +94,8 @@ final class BulkReader: @unchecked Sendable {
 
     /// Resubmits deferred transfers that are due (reaper thread); true while some still wait.
     func retryDue() -> Bool {
+        // Deferring happens on this thread, so a deferral is never missed here.
+        guard hasDeferred.load(ordering: .relaxed) else { return false }
         let now = ContinuousClock.now
         // Submitted under the lock, so `stop` either finds them deferred or cancels them.
         let (failures, waiting) = condition.withLock { () -> ([USBError], Bool) in

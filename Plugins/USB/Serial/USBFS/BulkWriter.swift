@@ -160,14 +160,18 @@ final class BulkWriter: @unchecked Sendable {
         }
     }
 
+    /// Takes a URB off the list, and back to the pool while there is room and the writer runs.
     private func finished(_ t: UnsafeMutablePointer<usbdevfs_urb>, _ error: USBError?) {
-        condition.withLock {
+        let kept = condition.withLock { () -> Bool in
             if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
             queuedBytes -= Int(t.pointee.buffer_length)
             if let error, failure == nil, !stopping { failure = error }
             condition.broadcast()
+            guard !stopping, t.pointee.buffer_length <= Int32(Self.slotBytes), spare.count < Self.keptSpare else { return false }
+            spare.append(t)
+            return true
         }
-        giveBack(t)
+        if !kept { Self.free(t) }
     }
 
     private static func free(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
