@@ -3,9 +3,9 @@ import MeshDriverKit
 import MeshTransport
 
 /// `usb://VID:PID[?serial=...&bus=..&port=..&baud=115200&dtr=on|off&rts=on|off&latency=1]`:
-/// a radio behind a USB serial chip (FTDI, CP210x, CH34x) or native CDC-ACM, driven through
-/// libusb without the kernel's usb-serial drivers. The link is a byte stream; framing stays
-/// in the host.
+/// a radio behind a USB serial chip (FTDI, CP210x, CH34x) or native CDC-ACM, set up through
+/// libusb and streamed through usbfs URBs, without the kernel's usb-serial drivers. The link is
+/// a byte stream; framing stays in the host.
 public enum USBDriver: MeshDriver {
     public static let name = "usb"
     public static let version = "1.0.0"
