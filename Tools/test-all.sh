@@ -50,6 +50,14 @@ if [ -z "$total" ]; then
 else
     count $((total - bad)) "$bad"
     [ "$bad" -eq 0 ] || while IFS= read -r line; do failure "swift test: ${line:0:200}"; done <<<"$failed_tests"
+    if [ "$bad" -gt 0 ]; then
+        # Each issue with what it recorded (a test's own diagnostics), up to the next test event:
+        # the log is gone after this script, and a rare failure may not come back.
+        echo "--- the failed tests' issues ---"
+        awk '/^✘ Test .* recorded an issue/ { p = 1; n = 0; print; next }
+             /^(✔|✘|◇|􀟈|􁁛|􀢄) / { p = 0 }
+             p && n++ < 80 { print }' "$log_dir/swift-test.log"
+    fi
 fi
 
 # Runs a script that ends with "N passed, M failed", shows all but its PASS lines and adds

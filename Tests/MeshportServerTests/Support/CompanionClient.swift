@@ -9,6 +9,7 @@ final class CompanionClient: @unchecked Sendable {
     private let link: Task<Void, Never>
     private let outgoing: AsyncStream<ByteBuffer>.Continuation
     private let received = TestBox<[[UInt8]]>([])
+    private let closed = TestBox(false)
 
     init(port: Int) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -17,7 +18,9 @@ final class CompanionClient: @unchecked Sendable {
             }
         let (outgoingBytes, outgoing) = AsyncStream.makeStream(of: ByteBuffer.self)
         let received = received
+        let closed = closed
         link = Task {
+            defer { closed.update { $0 = true } }
             do {
                 try await channel.executeThenClose { inbound, outbound in
                     await withTaskGroup(of: Void.self) { group in
@@ -54,6 +57,10 @@ final class CompanionClient: @unchecked Sendable {
     }
 
     var frames: [[UInt8]] { received.get() }
+
+    /// The server closed the connection (as it does when the radio's link goes down): what is
+    /// sent from now on goes nowhere.
+    var isClosed: Bool { closed.get() }
 
     /// Waits until `predicate` holds for the frames so far.
     func wait(_ what: String, within limit: Duration = .seconds(20), until predicate: @escaping @Sendable ([[UInt8]]) -> Bool) async throws {
