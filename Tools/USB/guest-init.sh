@@ -23,12 +23,15 @@ acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged 
     mount -t configfs none /sys/kernel/config
     modprobe virtio_pci; modprobe virtio_console
     mount -t debugfs none /sys/kernel/debug
-    host_connected() {  # VPORT: 1 while QEMU is connected to the port's host side
-        c=1
-        while read -r key value; do [ "$key" = host_connected: ] && c=$value; done \
+    # Both without a new process: the watch below runs 20 times a second per device, and forks
+    # (a command substitution, a `sleep`) cost the one-CPU guest the benchmark measures in.
+    host_connected() {  # VPORT: sets connected=1 while QEMU is connected to the port's host side
+        connected=1
+        while read -r key value; do [ "$key" = host_connected: ] && connected=$value; done \
             < /sys/kernel/debug/virtio-ports/$1
-        echo $c
     }
+    mkfifo /tmp/never; exec 9<>/tmp/never   # never written: `read -t` on it just waits
+    pause() { read -t "$1" _ <&9; }
     i=0
     while [ $i -lt "$DEVICES" ]; do
         G=/sys/kernel/config/usb_gadget/acm$i
@@ -44,17 +47,17 @@ acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged 
         VPORT=vport0p$((i + 1))
         wait_for /dev/ttyGS$i; wait_for /dev/$VPORT
         # QEMU connects to the simulator in the background: the test starts once it has.
-        for _ in $(seq 100); do [ "$(host_connected $VPORT)" = 1 ] && break; sleep 0.1; done
+        for _ in $(seq 100); do host_connected $VPORT; [ "$connected" = 1 ] && break; sleep 0.1; done
         # A radio that resets leaves the bus: while the simulator has dropped the link (the host
         # side of the virtio port is disconnected, until QEMU reconnects), the gadget is
         # unplugged, as QEMU detaches its emulated FTDI adapter in that mode.
         ( plugged=1
           while :; do
-            connected=$(host_connected $VPORT)
+            host_connected $VPORT
             if [ "$connected" = 0 ] && [ $plugged = 1 ]; then echo > $G/UDC; plugged=0
             elif [ "$connected" = 1 ] && [ $plugged = 0 ]; then echo "$UDC" > $G/UDC; plugged=1
             fi
-            sleep 0.05
+            pause 0.05
           done ) &
         # Bridge ttyGS<i> <-> its virtio port, one loop per direction: an unplug hangs up the
         # tty and a dropped simulator ends reads of the port, and each loop reopens what ended
@@ -69,7 +72,7 @@ esac
 exec 7>/dev/ttyS1; stty -F /dev/ttyS1 raw -echo   # raw: no \n -> \r\n on stdout
 cd /opt/test
 echo "USBVM-RUN"
-sh ./.run </dev/null >&7
+sh ./.run </dev/null >&7 9<&-
 rc=$?
 exec 7>&-                                      # last close waits until ttyS1 is drained
 finish $rc
