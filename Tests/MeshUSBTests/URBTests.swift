@@ -30,5 +30,6 @@ struct URBTests {
         let memory = usbfsFailure(ENOMEM, "writing to X")
         #expect(memory.kind == .other && memory.message.hasPrefix("writing to X: ") && memory.fix?.contains("usbfs_memory_mb") == true)
         #expect(usbfsFailure(EINVAL, "reading X").message == "reading X: \(String(cString: strerror(EINVAL)))")
+        #expect(USBError.unplugged("CDC-ACM 303a:1001") == USBError(.unplugged, "CDC-ACM 303a:1001 was unplugged", fix: USBFix.replug))
     }
 }

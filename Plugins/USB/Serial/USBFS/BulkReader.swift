@@ -142,7 +142,7 @@ final class BulkReader: @unchecked Sendable {
             // Not ours: usbfs kills what is queued as the device goes. Resubmitting tells which.
             requeue(t)
         case .noDevice:
-            end(USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug))
+            end(.unplugged(describe))
         case .stall:
             end(USBError(.stalled, "\(describe) stalled its bulk IN endpoint"))
         case .overflow:
@@ -174,7 +174,7 @@ final class BulkReader: @unchecked Sendable {
             ended = true
             return true
         }
-        if report { onEnd(USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug)) }
+        if report { onEnd(.unplugged(describe)) }
     }
 
     /// Queues the transfer again, unless the reader is stopping. Under the lock, so `stop`

@@ -143,7 +143,7 @@ final class BulkWriter: @unchecked Sendable {
             error = USBError(.other, "\(describe) took \(t.pointee.actual_length) of \(t.pointee.buffer_length) bytes")
         case .cancelled, .noDevice:
             // Cancelled by `stop` (no error then), or killed as the device went away.
-            error = USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug)
+            error = .unplugged(describe)
         case .stall:
             error = USBError(.stalled, "\(describe) stalled a write")
         case .overflow, .transferError:
@@ -155,7 +155,7 @@ final class BulkWriter: @unchecked Sendable {
     /// The device is gone (reaper thread): every URB was reaped; later writes fail.
     func gone() {
         condition.withLock {
-            if failure == nil && !stopping { failure = USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug) }
+            if failure == nil && !stopping { failure = .unplugged(describe) }
             condition.broadcast()
         }
     }

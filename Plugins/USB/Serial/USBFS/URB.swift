@@ -60,3 +60,10 @@ func usbfsFailure(_ code: Int32, _ what: String) -> USBError {
         return USBError(.other, "\(what): \(name)")
     }
 }
+
+extension USBError {
+    /// The device named by `describe` left the bus while it was in use.
+    static func unplugged(_ describe: String) -> USBError {
+        USBError(.unplugged, "\(describe) was unplugged", fix: USBFix.replug)
+    }
+}
