@@ -9,7 +9,7 @@ struct URBTests {
     @Test func statusesBecomeOutcomes() {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
         defer { buffer.deallocate() }
-        let urb = URB.allocate(bulk: 0x81, buffer: buffer, length: 64)
+        let urb = URB.allocate(endpoint: 0x81, buffer: buffer, length: 64)
         defer { URB.free(urb) }
         #expect(urb.pointee.type == UInt8(MESHPORT_URB_TYPE_BULK) && urb.pointee.endpoint == 0x81 && urb.pointee.buffer_length == 64)
         let cases: [(Int32, URB.Outcome)] = [

@@ -54,7 +54,7 @@ final class BulkReader: @unchecked Sendable {
         if let base = libusb_dev_mem_alloc(handle.raw, size * Self.queued) { mapped = (base, size * Self.queued) }
         for i in 0..<Self.queued {
             let buffer = mapped.map { $0.base + i * size } ?? UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-            transfers.append(URB.allocate(bulk: endpoint.address, buffer: buffer, length: size))
+            transfers.append(URB.allocate(endpoint: endpoint.address, buffer: buffer, length: size))
         }
     }
 

@@ -47,9 +47,7 @@ final class BulkWriter: @unchecked Sendable {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let pooled = bytes.count <= Self.slotBytes
         let reused = pooled ? condition.withLock { spare.popLast() } : nil
-        guard let t = reused ?? allocate(capacity: pooled ? Self.slotBytes : bytes.count) else {
-            throw USBError(.other, "cannot allocate a USB transfer")
-        }
+        let t = reused ?? allocate(capacity: pooled ? Self.slotBytes : bytes.count)
         t.pointee.buffer.copyMemory(from: base, byteCount: bytes.count)
         t.pointee.buffer_length = Int32(bytes.count)
         let zeroLengthPacket = zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0
@@ -92,8 +90,8 @@ final class BulkWriter: @unchecked Sendable {
         if condition.withLock({ stopping }) { reaper.discard(t) }
     }
 
-    private func allocate(capacity: Int) -> UnsafeMutablePointer<usbdevfs_urb>? {
-        URB.allocate(bulk: endpoint.address, buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), length: 0)
+    private func allocate(capacity: Int) -> UnsafeMutablePointer<usbdevfs_urb> {
+        URB.allocate(endpoint: endpoint.address, buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), length: 0)
     }
 
     /// A transfer that is done: back to the pool while there is room and the writer runs.

@@ -5,11 +5,13 @@ import Glibc
 /// opens, claims and sets up the device): each completion then costs one system call on the
 /// reaper thread instead of libusb's poll, reap and reap-until-EAGAIN (Docs/usb.md, Benchmark).
 enum URB {
-    /// A zeroed URB for `endpoint`; its memory is the caller's until `free`.
-    static func allocate(bulk endpoint: UInt8, buffer: UnsafeMutableRawPointer, length: Int) -> UnsafeMutablePointer<usbdevfs_urb> {
+    /// A zeroed URB for `endpoint` (bulk unless `type` says otherwise); its memory is the
+    /// caller's until `free`.
+    static func allocate(endpoint: UInt8, buffer: UnsafeMutableRawPointer, length: Int,
+                         type: Int = MESHPORT_URB_TYPE_BULK) -> UnsafeMutablePointer<usbdevfs_urb> {
         let urb = UnsafeMutablePointer<usbdevfs_urb>.allocate(capacity: 1)
         urb.initialize(to: usbdevfs_urb())
-        urb.pointee.type = UInt8(MESHPORT_URB_TYPE_BULK)
+        urb.pointee.type = UInt8(type)
         urb.pointee.endpoint = endpoint
         urb.pointee.buffer = buffer
         urb.pointee.buffer_length = Int32(length)

@@ -35,8 +35,7 @@ final class URBReaper: @unchecked Sendable {
         // bmRequestType 0x80 (device to host, standard, device), GET_STATUS, wLength 2.
         let setup: [UInt8] = [0x80, 0x00, 0, 0, 0, 0, 2, 0]
         wakeBuffer.copyMemory(from: setup, byteCount: setup.count)
-        wake = URB.allocate(bulk: 0, buffer: wakeBuffer, length: 10)
-        wake.pointee.type = UInt8(MESHPORT_URB_TYPE_CONTROL)
+        wake = URB.allocate(endpoint: 0, buffer: wakeBuffer, length: 10, type: MESHPORT_URB_TYPE_CONTROL)
     }
 
     deinit {
