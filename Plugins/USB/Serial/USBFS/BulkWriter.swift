@@ -78,12 +78,8 @@ final class BulkWriter: @unchecked Sendable {
         }
         let code = reaper.submit(t)
         guard code == 0 else {
-            condition.withLock {
-                if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
-                queuedBytes -= bytes.count
-                condition.broadcast()
-            }
-            giveBack(t)
+            // Never with usbfs: off the list as if done, and the caller hears why.
+            finished(t, nil)
             throw usbfsFailure(code, "writing to \(describe)")
         }
         // `stop` may have come between listing and submitting: its discard missed this one.
@@ -94,14 +90,16 @@ final class BulkWriter: @unchecked Sendable {
         URB.allocate(endpoint: endpoint.address, buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), length: 0)
     }
 
-    /// A transfer that is done: back to the pool while there is room and the writer runs.
+    /// A URB never submitted: back to the pool while there is room and the writer runs.
     private func giveBack(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
-        let kept = t.pointee.buffer_length <= Int32(Self.slotBytes) && condition.withLock { () -> Bool in
-            guard !stopping, spare.count < Self.keptSpare else { return false }
-            spare.append(t)
-            return true
-        }
-        if !kept { Self.free(t) }
+        if !condition.withLock({ pool(t) }) { Self.free(t) }
+    }
+
+    /// Under `condition`: keeps a frame-sized URB for the next write; false when it must be freed.
+    private func pool(_ t: UnsafeMutablePointer<usbdevfs_urb>) -> Bool {
+        guard !stopping, t.pointee.buffer_length <= Int32(Self.slotBytes), spare.count < Self.keptSpare else { return false }
+        spare.append(t)
+        return true
     }
 
     /// Frees the pool; only after `stop` returned true.
@@ -165,9 +163,7 @@ final class BulkWriter: @unchecked Sendable {
             queuedBytes -= Int(t.pointee.buffer_length)
             if let error, failure == nil, !stopping { failure = error }
             condition.broadcast()
-            guard !stopping, t.pointee.buffer_length <= Int32(Self.slotBytes), spare.count < Self.keptSpare else { return false }
-            spare.append(t)
-            return true
+            return pool(t)
         }
         if !kept { Self.free(t) }
     }
