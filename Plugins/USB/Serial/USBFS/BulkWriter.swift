@@ -52,15 +52,18 @@ final class BulkWriter: @unchecked Sendable {
         t.pointee.buffer_length = Int32(bytes.count)
         let zeroLengthPacket = zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0
         t.pointee.flags = zeroLengthPacket ? UInt32(MESHPORT_URB_ZERO_PACKET) : 0
-        let deadline = Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
         // One writer at a time submits, so URBs go out in the order the writes came. Not under
         // `condition`: the completion takes that, and may come before the submit returns; a
         // writer preempted there would hold the reaper up (seen in a one-CPU guest trace).
         submitting.lock()
         defer { submitting.unlock() }
         let refused = condition.withLock { () -> USBError? in
+            // The clock is read only when the queue is full: a write that need not wait reads none.
+            var deadline: Date?
             while failure == nil && !stopping && queuedBytes > 0 && queuedBytes + bytes.count > Self.maxQueuedBytes {
-                if !condition.wait(until: deadline) {
+                let until = deadline ?? Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
+                deadline = until
+                if !condition.wait(until: until) {
                     return USBError(.timeout, "\(describe) took no data for \(Self.timeoutMs) ms (\(queuedBytes) bytes waiting)",
                                     fix: "is the radio running? a radio stuck in its bootloader takes no data")
                 }
