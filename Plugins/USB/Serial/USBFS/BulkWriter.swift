@@ -3,13 +3,14 @@ import Foundation
 
 /// Bulk OUT writes. A write copies the bytes into a URB and queues it: like a write to a
 /// tty or socket, it returns once the data is with the system, not when the device took it.
-/// usbfs keeps queued transfers in order. Up to `maxQueuedBytes` may wait; a writer beyond
-/// that waits for room (5 s at most). A transfer that fails (stall, short write) fails the
-/// next write; an unplug fails it at once. A transfer that fills its last packet gets a
+/// usbfs keeps queued transfers in order. Up to `WriteQueue.maxQueuedBytes` may wait; a writer
+/// beyond that waits for room (5 s at most). A transfer that fails (stall, short write) fails
+/// the next write; an unplug fails it at once. A transfer that fills its last packet gets a
 /// zero-length packet after it when the chip's class needs one to see the end.
 ///
-/// URBs of up to `slotBytes` (every frame) come back to a pool when done, so a write costs no
-/// allocation; larger ones get their own, freed when done. Completions run on the reaper thread.
+/// URBs of up to `WriteQueue.slotBytes` (every frame) come back to a pool when done, so a write
+/// costs no allocation; larger ones get their own, freed when done. Completions run on the
+/// reaper thread; the bookkeeping is `WriteQueue`'s.
 final class BulkWriter: @unchecked Sendable {
     private let reaper: URBReaper
     private let endpoint: USBEndpoint
@@ -17,24 +18,10 @@ final class BulkWriter: @unchecked Sendable {
     private let describe: String
     private let condition = NSCondition()
     private let submitting = NSLock()
-    private var inFlight: [UnsafeMutablePointer<usbdevfs_urb>] = []
-    private var queuedBytes = 0
-    private var failure: USBError?
-    private var stopping = false
-    /// Pooled transfers not in flight (each with a `slotBytes` buffer).
-    private var spare: [UnsafeMutablePointer<usbdevfs_urb>] = []
-
-    /// A pooled transfer's buffer: a frame (176 bytes with its header) and then some.
-    static let slotBytes = 512
-    /// Pooled transfers kept when they come back; more in flight at once are freed after.
-    static let keptSpare = 32
+    private var queue = WriteQueue()
 
     /// How long a writer waits for room in the queue.
     static let timeoutMs: UInt32 = 5000
-    /// URBs carry no timeout of their own (usbfs has none for async URBs): a device that stops
-    /// taking data fills the queue, and the next writer gives up after `timeoutMs`; close
-    /// cancels what is left.
-    static let maxQueuedBytes = 16 * 1024
 
     init(reaper: URBReaper, endpoint: USBEndpoint, zeroLengthPackets: Bool, describe: String) {
         self.reaper = reaper
@@ -45,9 +32,8 @@ final class BulkWriter: @unchecked Sendable {
 
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(USBError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        let pooled = bytes.count <= Self.slotBytes
-        let reused = pooled ? condition.withLock { spare.popLast() } : nil
-        let t = reused ?? allocate(capacity: pooled ? Self.slotBytes : bytes.count)
+        let t = condition.withLock { queue.reuse(for: bytes.count) }
+            ?? allocate(capacity: max(bytes.count, WriteQueue.slotBytes))
         t.pointee.buffer.copyMemory(from: base, byteCount: bytes.count)
         t.pointee.buffer_length = Int32(bytes.count)
         let zeroLengthPacket = zeroLengthPackets && bytes.count % max(1, endpoint.maxPacketSize) == 0
@@ -60,23 +46,25 @@ final class BulkWriter: @unchecked Sendable {
         let refused = condition.withLock { () -> USBError? in
             // The clock is read only when the queue is full: a write that need not wait reads none.
             var deadline: Date?
-            while failure == nil && !stopping && queuedBytes > 0 && queuedBytes + bytes.count > Self.maxQueuedBytes {
-                let until = deadline ?? Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
-                deadline = until
-                if !condition.wait(until: until) {
-                    return USBError(.timeout, "\(describe) took no data for \(Self.timeoutMs) ms (\(queuedBytes) bytes waiting)",
-                                    fix: "is the radio running? a radio stuck in its bootloader takes no data")
+            while true {
+                switch queue.admission(bytes.count, closing: USBError(.other, "\(describe) is closing")) {
+                case .admit:
+                    queue.list(t)
+                    return nil
+                case let .refuse(error):
+                    return error
+                case .wait:
+                    let until = deadline ?? Date(timeIntervalSinceNow: Double(Self.timeoutMs) / 1000)
+                    deadline = until
+                    if !condition.wait(until: until) {
+                        return USBError(.timeout, "\(describe) took no data for \(Self.timeoutMs) ms (\(queue.queuedBytes) bytes waiting)",
+                                        fix: "is the radio running? a radio stuck in its bootloader takes no data")
+                    }
                 }
             }
-            if let failure { return failure }
-            if stopping { return USBError(.other, "\(describe) is closing") }
-            // Listed before it is submitted, so `stop` finds every URB that usbfs may hold.
-            inFlight.append(t)
-            queuedBytes += bytes.count
-            return nil
         }
         if let refused {
-            giveBack(t)
+            if !condition.withLock({ queue.pool(t) }) { Self.free(t) }
             throw refused
         }
         let code = reaper.submit(t)
@@ -86,32 +74,16 @@ final class BulkWriter: @unchecked Sendable {
             throw usbfsFailure(code, "writing to \(describe)")
         }
         // `stop` may have come between listing and submitting: its discard missed this one.
-        if condition.withLock({ stopping }) { reaper.discard(t) }
+        if condition.withLock({ queue.stopping }) { reaper.discard(t) }
     }
 
     private func allocate(capacity: Int) -> UnsafeMutablePointer<usbdevfs_urb> {
         URB.allocate(endpoint: endpoint.address, buffer: UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8), length: 0)
     }
 
-    /// A URB never submitted: back to the pool while there is room and the writer runs.
-    private func giveBack(_ t: UnsafeMutablePointer<usbdevfs_urb>) {
-        if !condition.withLock({ pool(t) }) { Self.free(t) }
-    }
-
-    /// Under `condition`: keeps a frame-sized URB for the next write; false when it must be freed.
-    private func pool(_ t: UnsafeMutablePointer<usbdevfs_urb>) -> Bool {
-        guard !stopping, t.pointee.buffer_length <= Int32(Self.slotBytes), spare.count < Self.keptSpare else { return false }
-        spare.append(t)
-        return true
-    }
-
     /// Frees the pool; only after `stop` returned true.
     func free() {
-        let pool = condition.withLock { () -> [UnsafeMutablePointer<usbdevfs_urb>] in
-            defer { spare = [] }
-            return spare
-        }
-        pool.forEach(Self.free)
+        condition.withLock { queue.takeSpare() }.forEach(Self.free)
     }
 
     /// Lets queued data go out (up to `drainSeconds`), cancels the rest and waits for usbfs to
@@ -120,15 +92,14 @@ final class BulkWriter: @unchecked Sendable {
     func stop(drainSeconds: Double = 1) -> Bool {
         let drained = Date(timeIntervalSinceNow: drainSeconds)
         let pending = condition.withLock { () -> [UnsafeMutablePointer<usbdevfs_urb>] in
-            while !inFlight.isEmpty && failure == nil { if !condition.wait(until: drained) { break } }
-            stopping = true
-            return inFlight
+            while !queue.inFlight.isEmpty && queue.failure == nil { if !condition.wait(until: drained) { break } }
+            return queue.stop()
         }
         for t in pending { reaper.discard(t) }
         let deadline = Date(timeIntervalSinceNow: 2)
         return condition.withLock {
-            while !inFlight.isEmpty { if !condition.wait(until: deadline) { break } }
-            return inFlight.isEmpty
+            while !queue.inFlight.isEmpty { if !condition.wait(until: deadline) { break } }
+            return queue.inFlight.isEmpty
         }
     }
 
@@ -154,7 +125,7 @@ final class BulkWriter: @unchecked Sendable {
     /// The device is gone (reaper thread): every URB was reaped; later writes fail.
     func gone() {
         condition.withLock {
-            if failure == nil && !stopping { failure = .unplugged(describe) }
+            queue.gone(.unplugged(describe))
             condition.broadcast()
         }
     }
@@ -162,11 +133,8 @@ final class BulkWriter: @unchecked Sendable {
     /// Takes a URB off the list, and back to the pool while there is room and the writer runs.
     private func finished(_ t: UnsafeMutablePointer<usbdevfs_urb>, _ error: USBError?) {
         let kept = condition.withLock { () -> Bool in
-            if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
-            queuedBytes -= Int(t.pointee.buffer_length)
-            if let error, failure == nil, !stopping { failure = error }
-            condition.broadcast()
-            return pool(t)
+            defer { condition.broadcast() }
+            return queue.finish(t, error: error)
         }
         if !kept { Self.free(t) }
     }
