@@ -55,18 +55,18 @@ struct WriteQueueTests {
         _ = queue.finish(a, error: USBError(.other, "a later report"))
         #expect(queue.failure == stall)
         #expect(queue.admission(1, closing: closing) == .refuse(stall))
-        queue.gone(.unplugged("X"))
+        queue.fail(.unplugged("X"))
         #expect(queue.failure == stall, "the first failure stays")
     }
 
     @Test func anUnplugFailsLaterWritesUnlessStopping() {
         var running = WriteQueue()
-        running.gone(.unplugged("X"))
+        running.fail(.unplugged("X"))
         #expect(running.admission(1, closing: closing) == .refuse(.unplugged("X")))
 
         var stopping = WriteQueue()
         _ = stopping.stop()
-        stopping.gone(.unplugged("X"))
+        stopping.fail(.unplugged("X"))
         #expect(stopping.failure == nil)
         #expect(stopping.admission(1, closing: closing) == .refuse(closing))
     }

@@ -125,7 +125,7 @@ final class BulkWriter: @unchecked Sendable {
     /// The device is gone (reaper thread): every URB was reaped; later writes fail.
     func gone() {
         condition.withLock {
-            queue.gone(.unplugged(describe))
+            queue.fail(.unplugged(describe))
             condition.broadcast()
         }
     }

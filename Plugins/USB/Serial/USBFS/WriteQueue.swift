@@ -55,7 +55,7 @@ struct WriteQueue {
         // Usually the oldest: usbfs completes a queue's URBs in order.
         if let i = inFlight.firstIndex(of: t) { inFlight.remove(at: i) }
         queuedBytes -= Int(t.pointee.buffer_length)
-        if let error, failure == nil, !stopping { failure = error }
+        if let error { fail(error) }
         return pool(t)
     }
 
@@ -72,8 +72,9 @@ struct WriteQueue {
         return inFlight
     }
 
-    /// The device is gone: later writes fail with `error` (unless the writer is stopping).
-    mutating func gone(_ error: USBError) {
+    /// A transfer failed or the device is gone: later writes fail with `error`, unless an
+    /// earlier failure came first or the writer is stopping.
+    mutating func fail(_ error: USBError) {
         if failure == nil && !stopping { failure = error }
     }
 
