@@ -66,8 +66,9 @@ Tools/Benchmarks/BLE/run.sh "$work/ble.json" "$work/ble-peer.json" "${BLE_CONNEC
 .venv/bin/python Tools/Benchmarks/report.py ble "$work/ble.json" "$work/ble-peer.json" bench-results.json
 
 # USB: the usb:// driver against the kernel's tty driver on an identical device, in one QEMU guest,
-# interleaved, over emulated FTDI FT232s and CDC-ACM gadgets, with one and two guest CPUs (Tools/Benchmarks/USB/run.sh).
-echo "usb: usb:// vs the kernel's tty in a QEMU guest (release build, about 4 minutes)..."
+# interleaved, over emulated FTDI FT232s, CDC-ACM radios modelled on the host (usbredir) and CDC-ACM
+# gadgets, with one and two guest CPUs (Tools/Benchmarks/USB/run.sh).
+echo "usb: usb:// vs the kernel's tty in a QEMU guest (release build, about 6 minutes)..."
 Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-4}"
 .venv/bin/python Tools/Benchmarks/report.py usb "$work/usb.json" "$work/usb.json" bench-results.json
 

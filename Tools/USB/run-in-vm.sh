@@ -6,11 +6,13 @@
 #   run-in-vm.sh [options] PORT[,PORT2] EXECUTABLE [ARGS...]
 #     -a           CDC-ACM mode: in-guest gadget (dummy_hcd + configfs acm) instead of
 #                  the emulated FTDI FT232 (0403:6001)
-#     -i VID:PID   USB ids of the CDC-ACM gadget (hex, default 0525:a4a7)
+#     -r           CDC-ACM mode with the radio outside the guest: a full-speed CDC-ACM device
+#                  modelled on the host (redir_acm.py), attached through QEMU's usb-redir
+#     -i VID:PID   USB ids of the CDC-ACM device (hex, default 0525:a4a7)
 #     -f FILE      extra file copied next to the executable (repeatable; ELF deps too)
 #     -e VAR=VAL   environment variable for the executable (repeatable)
 #     -t SECONDS   wall-clock limit for the whole VM run (default 300)
-#     -v           always print the full guest console to stderr
+#     -v           always print the full guest console (and the radio models' log) to stderr
 # The executable runs as root in /opt/test; its stdout is returned on stdout, its stderr
 # on stderr, and its exit status becomes ours (124 = timeout, 125 = VM/setup failure).
 # Env: USBVM_CACHE (default ~/.cache/usb-vm), USBVM_MEM (MiB, default 1024),
@@ -21,12 +23,12 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 MODE=ftdi VIDPID=0525:a4a7 TIMEOUT=300 VERBOSE=0 FILES=() ENVS=()
-while getopts "ai:f:e:t:v" o; do case $o in
-    a) MODE=acm;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
-    t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2;;
+while getopts "ari:f:e:t:v" o; do case $o in
+    a) MODE=acm;; r) MODE=redir;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
+    t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,24s/^# \{0,1\}//p' "$0" >&2; exit 2;;
 esac; done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,24s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 PORT=$1 EXE=$2; shift 2
 CACHE=${USBVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/usb-vm}
 mkdir -p "$CACHE"
@@ -95,11 +97,30 @@ cat "$BASE" "$T/app.cpio" > "$T/initrd"
 # second later; meanwhile the emulated FTDI adapter is detached, as an unplugged one is.
 IFS=, read -r -a PORTS <<< "$PORT"
 [ ${#PORTS[@]} -le 2 ] || { echo "usb-vm: at most two devices (PORT,PORT2)" >&2; exit 2; }
-if [ $MODE = ftdi ]; then DEV=(-device qemu-xhci,id=xhci); else DEV=(-device virtio-serial-pci); fi
+if [ $MODE = acm ]; then DEV=(-device virtio-serial-pci); else DEV=(-device qemu-xhci,id=xhci); fi
+RADIOS=()
+trap 'for p in "${RADIOS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 for i in "${!PORTS[@]}"; do
-    DEV+=(-chardev "socket,id=dev$i,host=127.0.0.1,port=${PORTS[$i]},reconnect=1")
-    if [ $MODE = ftdi ]; then DEV+=(-device usb-serial,bus=xhci.0,chardev=dev$i)
-    else DEV+=(-device virtserialport,chardev=dev$i,name=acm$i); fi
+    CPORT=${PORTS[$i]}
+    if [ $MODE = redir ]; then   # the radio model connects to the server; QEMU connects to it
+        python3 "$HERE/redir_acm.py" --sim "$CPORT" --id "$VIDPID" --serial "TEST000$((i + 1))" $([ $VERBOSE = 1 ] && echo -v) \
+            > "$T/radio$i.out" 2> "$T/radio$i.err" &
+        RADIOS+=($!); CPORT=
+        for _ in $(seq 100); do
+            CPORT=$(sed -n 's/^redir_acm: listening on \([0-9]*\)/\1/p' "$T/radio$i.out")
+            [ -n "$CPORT" ] && break; sleep 0.1
+        done
+        [ -n "$CPORT" ] || { echo "usb-vm: redir_acm.py did not start" >&2; cat "$T/radio$i.err" >&2; exit 125; }
+    fi
+    # nodelay: usbredir sends many small packets; Nagle against the peer's delayed ACK holds
+    # each one up to 40 ms.
+    NODELAY=; [ $MODE = redir ] && NODELAY=,nodelay=on
+    DEV+=(-chardev "socket,id=dev$i,host=127.0.0.1,port=$CPORT,reconnect=1$NODELAY")
+    case $MODE in
+    ftdi) DEV+=(-device usb-serial,bus=xhci.0,chardev=dev$i) ;;
+    redir) DEV+=(-device usb-redir,bus=xhci.0,chardev=dev$i) ;;
+    acm) DEV+=(-device virtserialport,chardev=dev$i,name=acm$i) ;;
+    esac
 done
 : > "$T/console"; : > "$T/stdout"
 set +e
@@ -118,6 +139,7 @@ if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then rc=124; echo "usb-vm: timed out af
 elif [ -z "$rc" ]; then rc=125; fi
 tr -d '\r' < "$T/console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' > "$T/console.txt"
 cat "$T/qemu.err" >&2                                    # QEMU errors and trace output
+for f in "$T"/radio*.err; do if [ -s "$f" ]; then cat "$f" >&2; fi; done   # the radio models' errors
 if [ $VERBOSE = 1 ] || [ $rc -ge 124 ]; then cat "$T/console.txt" >&2
 else sed '0,/^USBVM-RUN/d; /^USBVM-EXIT/,$d' "$T/console.txt" >&2   # the program's stderr
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # USB benchmark: frame round trips and throughput through the usb:// driver against the same
 # data through the kernel's tty driver (Meshport's serial:// driver on its ttyUSB or ttyACM), in
-# one QEMU guest with two identical devices, over emulated FTDI FT232s and over CDC-ACM gadgets.
+# one QEMU guest with two identical devices: emulated FTDI FT232s, full-speed CDC-ACM radios modelled
+# on the host (Tools/USB/redir_acm.py, through QEMU's usb-redir) and CDC-ACM gadgets in the guest.
 # Each device has its own `meshport sim`; round trips alternate between the paths in one
 # process, and the devices swap roles every round. Writes one JSON object:
 # Each path is measured on a guest with one CPU (the goal's setting: every instruction of
@@ -37,12 +38,14 @@ measure() {
     stop_sim
 }
 # USB_PATHS: a subset of these names (all by default).
-paths=" ${USB_PATHS:-ftdi cdc-acm ftdi-2cpu cdc-acm-2cpu} "
-for name in ftdi cdc-acm ftdi-2cpu cdc-acm-2cpu; do
+all="ftdi cdc-acm-redir cdc-acm ftdi-2cpu cdc-acm-redir-2cpu cdc-acm-2cpu"
+paths=" ${USB_PATHS:-$all} "
+for name in $all; do
     [[ $paths == *" $name "* ]] || continue
     cpus=1; [[ $name == *-2cpu ]] && cpus=2
     case $name in
     ftdi*) measure "$name" $cpus 0403:6001 ;;
+    cdc-acm-redir*) measure "$name" $cpus 303a:1001 -r -i 303a:1001 ;;
     cdc-acm*) measure "$name" $cpus 303a:1001 -a -i 303a:1001 ;;
     esac
 done
@@ -51,7 +54,7 @@ python3 - "$work" "$out" <<'PY'
 import json, sys
 work, out = sys.argv[1:3]
 result = {}
-for name in ("ftdi", "cdc-acm", "ftdi-2cpu", "cdc-acm-2cpu"):
+for name in ("ftdi", "cdc-acm-redir", "cdc-acm", "ftdi-2cpu", "cdc-acm-redir-2cpu", "cdc-acm-2cpu"):
     try:
         runs = [json.loads(l) for l in open(f"{work}/{name}.jsonl") if l.startswith("{")]
     except FileNotFoundError:
