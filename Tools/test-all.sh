@@ -97,8 +97,8 @@ summed "BLE world" ble-world .venv/bin/python Tools/BLE/check_world.py "$(swift 
 stage "web UI in chromium"
 summed "web UI" web Tools/Web/run.sh
 
-# 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232, a full-speed
-# CDC-ACM radio modelled on the host (usbredir) and a CDC-ACM gadget, each with an unplug
+# 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232, CDC-ACM, CP2102
+# and CH340 radios modelled on the host (usbredir), and a CDC-ACM gadget, each with an unplug
 # (Tools/USB/test-usb.sh, Docs/usb.md).
 stage "USB in a QEMU guest"
 summed "USB" usb Tools/USB/test-usb.sh

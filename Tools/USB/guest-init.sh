@@ -16,9 +16,9 @@ case $(arg mode) in
 ftdi)   # QEMU usb-serial (FTDI FT232, 0403:6001) on an xHCI controller, one per device
     modprobe xhci_pci; modprobe ftdi_sio
     wait_for /dev/ttyUSB$((DEVICES - 1)) ;;
-redir)  # full-speed CDC-ACM radios modelled on the host, attached through QEMU's usb-redir
-    modprobe xhci_pci; modprobe cdc_acm
-    wait_for /dev/ttyACM$((DEVICES - 1)) ;;
+redir)  # radios modelled on the host (CDC-ACM, CP210x or CH340), attached through QEMU's usb-redir
+    modprobe xhci_pci; modprobe cdc_acm; modprobe cp210x; modprobe ch341
+    wait_for /dev/$(arg tty)$((DEVICES - 1)) ;;
 acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged to a virtio
         # port (host socket). Gadget i has serial number TEST000<i+1>.
     VIDPID=$(arg vidpid)

@@ -6,9 +6,9 @@
 #   run-in-vm.sh [options] PORT[,PORT2] EXECUTABLE [ARGS...]
 #     -a           CDC-ACM mode: in-guest gadget (dummy_hcd + configfs acm) instead of
 #                  the emulated FTDI FT232 (0403:6001)
-#     -r           CDC-ACM mode with the radio outside the guest: a full-speed CDC-ACM device
-#                  modelled on the host (redir_acm.py), attached through QEMU's usb-redir
-#     -i VID:PID   USB ids of the CDC-ACM device (hex, default 0525:a4a7)
+#     -r CHIP      a radio modelled on the host (Radio/radio.py: cdc-acm, cp210x or ch341),
+#                  attached through QEMU's usb-redir, instead of the emulated FTDI FT232
+#     -i VID:PID   USB ids of the CDC-ACM gadget (hex, default 0525:a4a7)
 #     -f FILE      extra file copied next to the executable (repeatable; ELF deps too)
 #     -e VAR=VAL   environment variable for the executable (repeatable)
 #     -t SECONDS   wall-clock limit for the whole VM run (default 300)
@@ -22,9 +22,9 @@
 #      USBVM_QEMU_ARGS (extra QEMU options, e.g. "-trace usb_serial_set_baud").
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-MODE=ftdi VIDPID=0525:a4a7 TIMEOUT=300 VERBOSE=0 FILES=() ENVS=()
-while getopts "ari:f:e:t:v" o; do case $o in
-    a) MODE=acm;; r) MODE=redir;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
+MODE=ftdi CHIP= VIDPID=0525:a4a7 TIMEOUT=300 VERBOSE=0 FILES=() ENVS=()
+while getopts "ar:i:f:e:t:v" o; do case $o in
+    a) MODE=acm;; r) MODE=redir CHIP=$OPTARG;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
     t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,24s/^# \{0,1\}//p' "$0" >&2; exit 2;;
 esac; done
 shift $((OPTIND - 1))
@@ -103,14 +103,14 @@ trap 'for p in "${RADIOS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 for i in "${!PORTS[@]}"; do
     CPORT=${PORTS[$i]}
     if [ $MODE = redir ]; then   # the radio model connects to the server; QEMU connects to it
-        python3 "$HERE/redir_acm.py" --sim "$CPORT" --id "$VIDPID" --serial "TEST000$((i + 1))" $([ $VERBOSE = 1 ] && echo -v) \
-            > "$T/radio$i.out" 2> "$T/radio$i.err" &
+        python3 "$HERE/Radio/radio.py" --chip "$CHIP" --server "$CPORT" --serial "TEST000$((i + 1))" \
+            $([ $VERBOSE = 1 ] && echo -v) > "$T/radio$i.out" 2> "$T/radio$i.err" &
         RADIOS+=($!); CPORT=
         for _ in $(seq 100); do
-            CPORT=$(sed -n 's/^redir_acm: listening on \([0-9]*\)/\1/p' "$T/radio$i.out")
+            CPORT=$(sed -n 's/^radio: listening on \([0-9]*\)/\1/p' "$T/radio$i.out")
             [ -n "$CPORT" ] && break; sleep 0.1
         done
-        [ -n "$CPORT" ] || { echo "usb-vm: redir_acm.py did not start" >&2; cat "$T/radio$i.err" >&2; exit 125; }
+        [ -n "$CPORT" ] || { echo "usb-vm: Radio/radio.py did not start" >&2; cat "$T/radio$i.err" >&2; exit 125; }
     fi
     # nodelay: usbredir sends many small packets; Nagle against the peer's delayed ACK holds
     # each one up to 40 ms.
@@ -127,7 +127,7 @@ set +e
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -accel "${USBVM_ACCEL:-tcg}" -m "${USBVM_MEM:-1024}" \
     -smp "${USBVM_CPUS:-1}" -nodefaults -no-user-config -display none -no-reboot \
     -kernel "$KDIR/vmlinuz" -initrd "$T/initrd" \
-    -append "console=ttyS0 quiet loglevel=3 panic=-1 usbvm.mode=$MODE usbvm.vidpid=$VIDPID usbvm.devices=${#PORTS[@]}" \
+    -append "console=ttyS0 quiet loglevel=3 panic=-1 usbvm.mode=$MODE usbvm.vidpid=$VIDPID usbvm.devices=${#PORTS[@]} usbvm.tty=$([ "$CHIP" = cdc-acm ] && echo ttyACM || echo ttyUSB)" \
     -chardev "file,id=con,path=$T/console" -serial chardev:con \
     -chardev "file,id=out,path=$T/stdout" -serial chardev:out \
     "${DEV[@]}" ${USBVM_QEMU_ARGS:-} 2> "$T/qemu.err"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The usb:// driver's conformance suite inside a QEMU guest (run-in-vm.sh), over the emulated
-# FTDI FT232 (usb://0403:6001), a full-speed CDC-ACM radio modelled on the host and attached
-# through usbredir (usb://303a:1001, the ESP32-S3's ids), and a high-speed CDC-ACM gadget in the
-# guest (same ids). Each run gets its own `meshport sim` on a free port, stopped afterwards.
+# FTDI FT232 (usb://0403:6001); radios modelled on the host and attached through usbredir
+# (Radio/radio.py): a full-speed CDC-ACM board (usb://303a:1001, the ESP32-S3's ids), a CP2102
+# (usb://10c4:ea60) and a CH340 (usb://1a86:7523); and a high-speed CDC-ACM gadget in the guest
+# (usb://303a:1001). Each run gets its own `meshport sim` on a free port, stopped afterwards.
 # Prints "N passed, M failed" over all checks (a run without a report counts as one failure),
 # then ends with each path's report as one JSON line ({"driver": "usb", "url": ..., "passed": N, ...}).
 # Usage: Tools/USB/test-usb.sh        MESHPORT=path: another meshport binary for the sim.
@@ -56,7 +57,9 @@ run() {
 }
 
 run ftdi usb://0403:6001
-run cdc-acm-redir usb://303a:1001 -r -i 303a:1001
+run cdc-acm-redir usb://303a:1001 -r cdc-acm
+run cp210x usb://10c4:ea60 -r cp210x
+run ch340 usb://1a86:7523 -r ch341
 run cdc-acm usb://303a:1001 -a -i 303a:1001
 
 echo "$passed passed, $failed failed"

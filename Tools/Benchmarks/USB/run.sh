@@ -2,7 +2,7 @@
 # USB benchmark: frame round trips and throughput through the usb:// driver against the same
 # data through the kernel's tty driver (Meshport's serial:// driver on its ttyUSB or ttyACM), in
 # one QEMU guest with two identical devices: emulated FTDI FT232s, full-speed CDC-ACM radios modelled
-# on the host (Tools/USB/redir_acm.py, through QEMU's usb-redir) and CDC-ACM gadgets in the guest.
+# on the host (Tools/USB/Radio, through QEMU's usb-redir) and CDC-ACM gadgets in the guest.
 # Each device has its own `meshport sim`; round trips alternate between the paths in one
 # process, and the devices swap roles every round. Writes one JSON object:
 # Each path is measured on a guest with one CPU (the goal's setting: every instruction of
@@ -45,7 +45,7 @@ for name in $all; do
     cpus=1; [[ $name == *-2cpu ]] && cpus=2
     case $name in
     ftdi*) measure "$name" $cpus 0403:6001 ;;
-    cdc-acm-redir*) measure "$name" $cpus 303a:1001 -r -i 303a:1001 ;;
+    cdc-acm-redir*) measure "$name" $cpus 303a:1001 -r cdc-acm ;;
     cdc-acm*) measure "$name" $cpus 303a:1001 -a -i 303a:1001 ;;
     esac
 done
