@@ -56,6 +56,16 @@ run() {
     reports+=("$report")
 }
 
+# The radio models' usbredir side first, against a scripted QEMU (no guest).
+models=$(python3 -m unittest discover -s Tools/USB/Radio -p 'test_*.py' 2>&1)
+ran=$(echo "$models" | sed -n 's/^Ran \([0-9]*\) test.*/\1/p')
+bad=$(echo "$models" | grep -cE '^(FAIL|ERROR):')
+if [ -z "$ran" ] || { [ "$bad" -eq 0 ] && ! echo "$models" | grep -q '^OK'; }; then bad=1; fi
+[ "$bad" -eq 0 ] || echo "$models"
+ok=$((${ran:-0} - bad)); [ "$ok" -ge 0 ] || ok=0
+passed=$((passed + ok)); failed=$((failed + bad))
+echo "radio models: $ok passed, $bad failed"
+
 run ftdi usb://0403:6001
 run cdc-acm-redir usb://303a:1001 -r cdc-acm
 run cp210x usb://10c4:ea60 -r cp210x
