@@ -29,6 +29,8 @@ while getopts "ar:i:f:e:t:v" o; do case $o in
 esac; done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || { sed -n '2,24s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+case $MODE:$CHIP in redir:cdc-acm|redir:cp210x|redir:ch341|ftdi:|acm:) ;;
+*) echo "usb-vm: -r takes cdc-acm, cp210x or ch341 (got '$CHIP')" >&2; exit 2;; esac
 PORT=$1 EXE=$2; shift 2
 CACHE=${USBVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/usb-vm}
 mkdir -p "$CACHE"

@@ -128,8 +128,11 @@ class Session:
             self.bulk_reply(packet_id, endpoint, STALL, length=0)
         elif endpoint == device.data_out:
             if self.server is not None and device.uart_open():
-                self.server.write(data)
-                await self.server.drain()  # a busy radio NAKs until its buffer has room
+                try:
+                    self.server.write(data)
+                    await self.server.drain()  # a busy radio NAKs until its buffer has room
+                except ConnectionError:
+                    pass                   # the link ends: link() unplugs the device
             self.bulk_reply(packet_id, endpoint, SUCCESS, length=len(data))
         else:
             self.pending_in.append((packet_id, length))
