@@ -2,8 +2,7 @@
 interface association, and a vendor interface beside the CDC pair, as ESP32-S3 boards have."""
 import struct
 
-from device import (Device, TYPE_BULK, TYPE_INTERRUPT, endpoint_descriptor,
-                    string_descriptor)
+from device import Device, TYPE_BULK, TYPE_INTERRUPT, endpoint_descriptor
 
 NOTIFY, DATA_OUT, DATA_IN, VENDOR_OUT, VENDOR_IN = 0x82, 0x01, 0x81, 0x02, 0x83
 
@@ -39,8 +38,7 @@ class CDCACM(Device):
         ])
         strings = {1: "Meshport test", 2: "CDC-ACM test radio (full speed)", 3: self.serial,
                    4: "Radio", 5: "Radio data"}
-        return (self.device_descriptor(64, 1, 2, 3), self.config_descriptor(3, body),
-                {n: string_descriptor(s) for n, s in strings.items()})
+        return self.device_descriptor(1, 2, 3), self.config_descriptor(3, body), strings
 
     def class_in(self, request, requesttype, value, index, length):
         if requesttype == 0xA1 and request == 0x21 and index == 0:   # GET_LINE_CODING

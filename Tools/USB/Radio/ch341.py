@@ -1,7 +1,7 @@
 """A WCH CH340 (LilyGO and ESP32 boards): one vendor interface, 32-byte bulk endpoints, an
 interrupt endpoint for modem status, no serial number, and the vendor requests of the kernel's
 ch341 driver (version, registers, serial init, modem control)."""
-from device import Device, TYPE_BULK, TYPE_INTERRUPT, endpoint_descriptor, string_descriptor
+from device import Device, TYPE_BULK, TYPE_INTERRUPT, endpoint_descriptor
 
 STATUS, DATA_IN, DATA_OUT = 0x81, 0x82, 0x02
 READ_VERSION, READ_REGISTER, WRITE_REGISTER, SERIAL_INIT, MODEM_CONTROL = 0x5F, 0x95, 0x9A, 0xA1, 0xA4
@@ -16,6 +16,7 @@ class CH341(Device):
     endpoints = {DATA_IN: (TYPE_BULK, 0, 0, 32), DATA_OUT: (TYPE_BULK, 0, 0, 32),
                  STATUS: (TYPE_INTERRUPT, 1, 0, 8)}
     data_in, data_out = DATA_IN, DATA_OUT
+    control_packet = 8
 
     def reset(self):
         self.registers = {}
@@ -26,8 +27,7 @@ class CH341(Device):
                          endpoint_descriptor(DATA_IN, TYPE_BULK, 32),
                          endpoint_descriptor(DATA_OUT, TYPE_BULK, 32),
                          endpoint_descriptor(STATUS, TYPE_INTERRUPT, 8, 1)])
-        return (self.device_descriptor(8, 0, 2, 0), self.config_descriptor(1, body),
-                {2: string_descriptor("USB Serial")})
+        return self.device_descriptor(0, 2, 0), self.config_descriptor(1, body), {2: "USB Serial"}
 
     def class_in(self, request, requesttype, value, index, length):
         if requesttype != 0xC0:

@@ -3,7 +3,7 @@ endpoints, and the interface requests of Silicon Labs' AN571. Serial data passes
 the UART is enabled (IFC_ENABLE), as on the chip."""
 import struct
 
-from device import Device, TYPE_BULK, endpoint_descriptor, string_descriptor
+from device import Device, TYPE_BULK, endpoint_descriptor
 
 DATA_OUT, DATA_IN = 0x01, 0x81
 IFC_ENABLE, SET_LINE_CTL, GET_LINE_CTL, SET_BREAK, SET_MHS, GET_MDMSTS = 0x00, 0x03, 0x04, 0x05, 0x07, 0x08
@@ -33,8 +33,7 @@ class CP210x(Device):
                          endpoint_descriptor(DATA_IN, TYPE_BULK, 64),
                          endpoint_descriptor(DATA_OUT, TYPE_BULK, 64)])
         strings = {1: "Silicon Labs", 2: "CP2102 USB to UART Bridge Controller", 3: self.serial}
-        return (self.device_descriptor(64, 1, 2, 3), self.config_descriptor(1, body),
-                {n: string_descriptor(s) for n, s in strings.items()})
+        return self.device_descriptor(1, 2, 3), self.config_descriptor(1, body), strings
 
     def class_in(self, request, requesttype, value, index, length):
         if request == VENDOR_SPECIFIC and requesttype == 0xC0 and value == GET_PARTNUM:

@@ -22,6 +22,7 @@ class Device:
     """
     speed = SPEED_FULL
     usb_version = 0x0110
+    control_packet = 64                        # endpoint 0's max packet size
     vid = pid = bcd = 0
     device_class = (0, 0, 0)
     interfaces = []
@@ -36,12 +37,13 @@ class Device:
         """Power-on state, at every plug-in and bus reset."""
 
     def descriptors(self):
-        """(device descriptor, configuration descriptor, {index: string descriptor})."""
+        """(device descriptor, configuration descriptor, {string index: text})."""
         raise NotImplementedError
 
-    def device_descriptor(self, packet0, manufacturer, product, serial):
+    def device_descriptor(self, manufacturer, product, serial):
+        """String indexes (0: none) of the manufacturer, the product and the serial number."""
         return struct.pack("<BBHBBBBHHHBBBB", 18, 1, self.usb_version,
-                           *self.device_class, packet0, self.vid, self.pid, self.bcd,
+                           *self.device_class, self.control_packet, self.vid, self.pid, self.bcd,
                            manufacturer, product, serial, 1)
 
     @staticmethod
@@ -68,8 +70,10 @@ class Device:
                 return device
             if kind == 2 and n == 0:
                 return config
-            if kind == 3:
-                return b"\x04\x03\x09\x04" if n == 0 else strings.get(n)
+            if kind == 3 and n == 0:
+                return b"\x04\x03\x09\x04"                  # US English only
+            if kind == 3 and n in strings:
+                return string_descriptor(strings[n])
             return None                                     # no qualifier: full speed only
         if request == 0 and requesttype in (0x80, 0x81, 0x82):  # GET_STATUS
             return b"\x00\x00"

@@ -59,7 +59,7 @@ class Session:
     def send_ep_info(self):
         types, intervals, interfaces, sizes = [TYPE_INVALID] * 32, [0] * 32, [0] * 32, [0] * 32
         types[0] = types[16] = TYPE_CONTROL
-        sizes[0] = sizes[16] = self.device.descriptors()[0][7]
+        sizes[0] = sizes[16] = self.device.control_packet
         if self.configuration:
             for address, (kind, interval, interface, size) in self.device.endpoints.items():
                 i = ep_index(address)
