@@ -19,7 +19,7 @@ import sys
 from cdc_acm import CDCACM
 from ch341 import CH341
 from cp210x import CP210x
-from usbredir import Session
+from usbredir import serve
 
 CHIPS = {"cdc-acm": CDCACM, "cp210x": CP210x, "ch341": CH341}
 
@@ -38,13 +38,7 @@ async def main():
             print(f"radio {args.chip} {args.serial}: {text}", file=sys.stderr, flush=True)
 
     async def connected(reader, writer):
-        session = Session(CHIPS[args.chip](args.serial, log), args.server, reader, writer, log)
-        try:
-            await session.run()
-        except (asyncio.IncompleteReadError, ConnectionError) as error:
-            log(f"QEMU connection ended: {error!r}")
-        finally:
-            writer.close()
+        await serve(CHIPS[args.chip](args.serial, log), args.server, reader, writer, log)
 
     server = await asyncio.start_server(connected, "127.0.0.1", args.listen)
     print(f"radio: listening on {server.sockets[0].getsockname()[1]}", flush=True)

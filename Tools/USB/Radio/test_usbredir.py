@@ -94,14 +94,8 @@ class SessionTests(unittest.IsolatedAsyncioTestCase):
         return guest
 
     def _radio_side(self, chip, port):
-        async def connected(reader, writer):
-            session = r.Session(chip("TEST0001", self.logs.append), port, reader, writer, self.logs.append)
-            try:
-                await session.run()
-            except (asyncio.IncompleteReadError, ConnectionError):
-                pass
-            finally:
-                writer.close()
+        def connected(reader, writer):
+            return r.serve(chip("TEST0001", self.logs.append), port, reader, writer, self.logs.append)
         return connected
 
     async def _close(self, server):

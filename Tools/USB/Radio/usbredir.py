@@ -262,3 +262,13 @@ class Session:
             self.unplug()
             await self.qemu_out.drain()
             await asyncio.sleep(1)
+
+
+async def serve(device, server_port, reader, writer, log):
+    """Runs one QEMU connection to its end."""
+    try:
+        await Session(device, server_port, reader, writer, log).run()
+    except (asyncio.IncompleteReadError, ConnectionError) as error:
+        log(f"QEMU connection ended: {error!r}")
+    finally:
+        writer.close()
