@@ -92,9 +92,11 @@ public final class MeshStore: Sendable {
         guard !missing.isEmpty else { return }
         guard !database.isReadOnly else { throw report(.schemaOutdated(path: path, missing: missing), database.options) }
         do {
-            try Migrations.migrator.migrate(database.writer)
+            // The migrator reads what is applied again under the lock: another process may
+            // have migrated the file meanwhile.
+            try MigrationLock.holding(for: path) { try Migrations.migrator.migrate(database.writer) }
         } catch {
-            throw report(.migration(path: path, reason: StoreError.reason(error)), database.options)
+            throw report(error, database.options)
         }
     }
 
@@ -127,16 +129,26 @@ public final class MeshStore: Sendable {
     public func close() async throws(StoreError) -> FlushReport {
         let report = try await coalescer.shutdown()
         do {
-            // Move the WAL into the main file, so the file alone is the whole database.
             if !database.isReadOnly {
                 try database.lookups?.close()
-                _ = try await database.writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+                try await foldWAL()
             }
             try database.writer.close()
         } catch {
-            throw database.fail(.closed(what: "close \(path): \(StoreError.reason(error))"))
+            throw database.fail(.close(path: path, reason: StoreError.reason(error)))
         }
         return report
+    }
+
+    /// Moves the WAL into the main file, so the file alone is the whole database. While
+    /// another process still reads the file (`meshport serve` beside a CLI command) it cannot
+    /// be truncated; the last one to close folds it in.
+    private func foldWAL() async throws {
+        do {
+            _ = try await database.writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return
+        }
     }
 
     // MARK: Maintenance

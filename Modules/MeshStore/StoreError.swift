@@ -28,6 +28,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case backup(destination: String, reason: String)
     /// The store was closed before the call.
     case closed(what: String)
+    /// Closing the file failed; what was written before stays committed.
+    case close(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidArgument(what, reason): "invalid \(what): \(reason)"
         case let .backup(destination, reason): "backup to \(destination) failed: \(reason)"
         case let .closed(what): "cannot \(what): the store is closed"
+        case let .close(path, reason): "closing \(path) failed: \(reason)"
         }
     }
 

@@ -81,7 +81,7 @@ enum RadioConnection {
         do {
             _ = try await store.close()
         } catch {
-            Output.error("while closing \(store.path): \(error)")
+            Output.error("\(error)")   // StoreError.close names the file
         }
     }
 

@@ -20,6 +20,7 @@ import Testing
             let child = Process()
             child.executableURL = binary
             child.arguments = ["db", "ingest-test", "--db", dir.path(), "--start", "\(round * 1_000_000)"]
+            child.environment = meshportEnvironment(in: dir)
             let out = Pipe()
             child.standardOutput = out
             child.standardError = FileHandle.nullDevice

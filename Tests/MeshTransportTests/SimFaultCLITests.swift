@@ -36,6 +36,7 @@ import Glibc
         let sim = Process()
         sim.executableURL = try meshportBinary()
         sim.arguments = ["sim", "--listen", "tcp://127.0.0.1:0", "--scenario", dir.path("s.json"), "--fault", "drop-at=1", "--seed", "8"]
+        sim.environment = meshportEnvironment(in: dir)
         let (out, err) = (Pipe(), Pipe())
         sim.standardOutput = out
         sim.standardError = err

@@ -8,9 +8,11 @@ import Testing
     /// an early SIGTERM killed it outright, or was ignored and left it running.
     @Test func sigtermRightAfterTheAnnounceLineStopsItCleanly() throws {
         for _ in 0..<5 {
+            let home = TempDir()
             let process = Process()
             process.executableURL = try meshportBinary()
             process.arguments = ["sim", "--listen", "tcp://127.0.0.1:0"]
+            process.environment = meshportEnvironment(in: home)
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err

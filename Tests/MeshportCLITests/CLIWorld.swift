@@ -27,9 +27,7 @@ final class CLIWorld: Sendable {
         radio = link == .tcp ? sim.address : "serial://" + sim.address
     }
 
-    var environment: [String: String] {
-        ["XDG_CONFIG_HOME": dir.path("config"), "XDG_DATA_HOME": dir.path("data"), "MESHPORT_RADIO": "", "MESHPORT_DB": ""]
-    }
+    var environment: [String: String] { meshportEnvironment(in: dir) }
 
     /// The database meshport keeps under this world's XDG_DATA_HOME.
     var database: String { dir.path("data") + "/meshport/meshport.db" }

@@ -53,11 +53,29 @@ public final class PipeReader: @unchecked Sendable {
     }
 }
 
-/// Runs `meshport` with `arguments` to completion: exit status, stdout and stderr.
+/// The environment of a `meshport` a test spawns: HOME and every XDG folder inside `dir`,
+/// so no test reads or writes the user's own config, history, bonds or caches (a fresh
+/// machine's user has none; CI's machine keeps its home between runs), and no MESHPORT_RADIO
+/// or MESHPORT_DB of the user's. `overrides` win (a test's own folders and settings).
+public func meshportEnvironment(in dir: TempDir, _ overrides: [String: String] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for (key, folder) in ["HOME": "home", "XDG_CONFIG_HOME": "config", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache",
+                          "XDG_STATE_HOME": "state"] {
+        environment[key] = dir.path(folder)
+    }
+    environment["MESHPORT_RADIO"] = ""
+    environment["MESHPORT_DB"] = ""
+    return environment.merging(overrides) { $1 }
+}
+
+/// Runs `meshport` with `arguments` to completion, in folders of its own: exit status, stdout and stderr.
 public func runMeshport(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let home = TempDir()
+    defer { withExtendedLifetime(home) {} }   // removed only after the child has exited
     let process = Process()
     process.executableURL = try meshportBinary()
     process.arguments = arguments
+    process.environment = meshportEnvironment(in: home)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -70,12 +88,15 @@ public func runMeshport(_ arguments: [String]) throws -> (status: Int32, out: St
 }
 
 /// Runs `meshport` to completion without holding a thread while it runs (for async tests
-/// whose peers live in this process): exit status, stdout and stderr.
+/// whose peers live in this process), in folders of its own unless `environment` names them:
+/// exit status, stdout and stderr.
 public func runMeshport(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
+    let home = TempDir()
+    defer { withExtendedLifetime(home) {} }   // removed only after the child has exited
     let process = Process()
     process.executableURL = try meshportBinary()
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.environment = meshportEnvironment(in: home, environment)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -113,6 +134,7 @@ public final class TempDir: Sendable {
 /// `meshport sim` running in its own process, as a user starts it; stopped with SIGTERM.
 public final class SimProcess: @unchecked Sendable {
     private let process = Process()
+    private let home = TempDir()
     private let out: PipeReader
     /// What its first line announced: `tcp://HOST:PORT` or the pty's path.
     public let address: String
@@ -120,6 +142,7 @@ public final class SimProcess: @unchecked Sendable {
     public init(_ arguments: [String]) throws {
         process.executableURL = try meshportBinary()
         process.arguments = ["sim"] + arguments
+        process.environment = meshportEnvironment(in: home)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -90,9 +90,7 @@ final class ServerWorld: Sendable {
 
     var port: Int { serve.httpPort }
     var database: String { dir.path("serve.db") }
-    static func environment(_ dir: TempDir) -> [String: String] {
-        ["XDG_CONFIG_HOME": dir.path("config"), "XDG_DATA_HOME": dir.path("data"), "MESHPORT_RADIO": "", "MESHPORT_DB": ""]
-    }
+    static func environment(_ dir: TempDir) -> [String: String] { meshportEnvironment(in: dir) }
 
     /// `scenario`: a MeshSim scenario (JSON) for every sim; `extraRadios`: more --radio URLs
     /// (e.g. one nothing listens on).
