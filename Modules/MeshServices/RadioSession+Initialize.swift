@@ -14,6 +14,8 @@ public struct RadioSnapshot: Hashable, Sendable {
     public var contacts: [Contact]
     /// The watermark for the next incremental sync (END_OF_CONTACTS' lastmod).
     public var contactsWatermark: UInt32
+    /// How many contacts the radio holds, as CONTACTS_START announced them.
+    public var contactsAnnounced: Int
     /// The channel slots the radio has, empty ones included.
     public var channels: [ChannelInfo]
     /// Messages drained from the radio's queue, in the order it gave them.
@@ -67,7 +69,7 @@ extension RadioSession {
         }
 
         let since = try await setup.contactsSince(selfInfo)
-        let (contacts, watermark) = try await syncContacts(since: since)
+        let (contacts, watermark, announced) = try await syncContacts(since: since)
 
         report(.syncing(.channels))
         var channels: [ChannelInfo] = []
@@ -76,7 +78,7 @@ extension RadioSession {
         }
 
         var snapshot = RadioSnapshot(selfInfo: selfInfo, deviceInfo: deviceInfo, clock: clock, clockSet: clockSet, contactsSince: since, contacts: contacts,
-                                     contactsWatermark: watermark, channels: channels, messages: [])
+                                     contactsWatermark: watermark, contactsAnnounced: announced, channels: channels, messages: [])
         try await setup.initialized(snapshot)
         snapshot.messages = try await drain(into: setup.received)
         return snapshot
@@ -85,7 +87,9 @@ extension RadioSession {
     /// GET_CONTACTS: the stream CONTACTS_START, a CONTACT for each contact changed since
     /// `since` (all of them without it), END_OF_CONTACTS. A stream
     /// takes longer than one answer: the time limit grows with the count announced.
-    public func syncContacts(since: UInt32? = nil) async throws -> (contacts: [Contact], watermark: UInt32) {
+    /// The watermark returned is where the next incremental sync starts: END_OF_CONTACTS
+    /// carries 0 when nothing was listed, which would make it a full sync again.
+    public func syncContacts(since: UInt32? = nil) async throws -> (contacts: [Contact], watermark: UInt32, announced: Int) {
         report(.syncing(.contacts(received: 0, total: 0)))
         let frames = try await exchange(.getContacts(since: since), timeout: commandTimeout * 6, until: { frames in
             guard isContactsStart(frames[0]) else { return true }
@@ -99,12 +103,15 @@ extension RadioSession {
         let contacts = frames.dropFirst().dropLast().compactMap { frame -> Contact? in
             if case let .response(.contact(c)) = frame { c } else { nil }
         }
-        // CONTACTS_START counts every contact, not only those newer than `since` (protocol.md §4).
-        guard since == nil ? contacts.count == Int(total) : contacts.count <= Int(total) else {
-            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: link, got: "\(contacts.count) contacts after CONTACTS_START said \(total)")
+        // CONTACTS_START counts every contact, not only those newer than `since` (protocol.md §4),
+        // and the firmware never lists a contact whose lastmod is 0: a count that differs is
+        // reported and what arrived is kept.
+        if since == nil ? contacts.count != Int(total) : contacts.count > Int(total) {
+            report(.warning("the radio on \(link) listed \(contacts.count) contacts after announcing \(total); "
+                            + "keeping the \(contacts.count) it sent (firmware versions count differently)"))
         }
         report(.syncing(.contacts(received: contacts.count, total: Int(total))))
-        return (contacts, watermark)
+        return (contacts, max(since ?? 0, watermark), Int(total))
     }
 
     /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (protocol.md §7.3). Each message goes to

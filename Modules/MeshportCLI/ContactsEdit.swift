@@ -122,19 +122,12 @@ struct ContactsImport: AsyncParsableCommand {
     func run() async throws {
         try await reportingRadioErrors {
             let card = card, bytes = bytes
-            let added = try await RadioConnection.with(options, showProgress: false) { radio -> [StoredContact] in
+            let added = try await RadioConnection.with(options, showProgress: false) { radio -> StoredContact in
                 let service = radio.contacts
-                if card.hasPrefix("meshcore://") { return [try await service.add(try ContactURI(parsing: card))] }
-                let changed = try await service.importCard(bytes ?? [])
-                return try changed.compactMap { try radio.store.reader.contact(radio.context.radio, key: $0.publicKey) }
+                if card.hasPrefix("meshcore://") { return try await service.add(try ContactURI(parsing: card)) }
+                return try await service.importCard(bytes ?? [])
             }
-            if options.json {
-                try Output.json(added.map(Describe.contactJSON))
-            } else if added.isEmpty {
-                print("imported; no contact changed (already known?)")
-            } else {
-                Output.table(Describe.contactHeader, added.map(Describe.contactRow))
-            }
+            try ContactOutput.show(added, verb: "imported", json: options.json)
         }
     }
 }

@@ -43,8 +43,11 @@ enum ExitStatus: Int32, CaseIterable {
             case .unexpected, .undecodable: return .failure
             }
         case let error as ContactsError:
-            if case .notApplied = error { return .refused }
-            return .failure
+            switch error {
+            case .notApplied, .importIgnored: return .refused
+            case .invalidCard: return .usage
+            case .notFound, .ambiguous, .invalidName: return .failure
+            }
         case let error as ChannelsError:
             if case .notApplied = error { return .refused }
             return .failure

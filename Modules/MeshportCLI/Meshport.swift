@@ -27,6 +27,10 @@ public struct Meshport: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            // Failures the commands report have printed their JSON; usage errors have not.
+            if Output.jsonRequested, !(error is ExitCode), !(error is CleanExit) {
+                Output.jsonFailure(message(for: error), exitStatus: exitCode(for: error).rawValue)
+            }
             exit(withError: error)
         }
     }

@@ -12,6 +12,15 @@ struct SendOutcome: Sendable {
     var attempts: Int = 1
     var flood = false
     var roundTripMs: UInt32?
+
+    /// The message and how it went, as `send --json` prints it (on failure too).
+    var json: [String: Any] {
+        var out = Describe.messageJSON(message)
+        out["delivered"] = delivered
+        out["attempts"] = attempts
+        out["flood"] = flood
+        return out
+    }
 }
 
 /// The CLI's one door to MeshServices' Messenger: DMs with ACK and retries, channel messages.
@@ -43,7 +52,8 @@ enum MessengerBridge {
             return SendOutcome(message: report.message, delivered: true, attempts: attempt, flood: report.attempts[safe: attempt - 1]?.flood ?? flood,
                                roundTripMs: roundTrip)
         case let .failed(error):
-            throw explain(error)
+            let outcome = SendOutcome(message: report.message, delivered: false, attempts: report.attempts.count, flood: flood)
+            throw explain(error, details: try JSONSerialization.data(withJSONObject: outcome.json))
         }
     }
 
@@ -56,7 +66,7 @@ enum MessengerBridge {
     }
 
     /// The Messenger's error with the exit status it stands for.
-    static func explain(_ error: MessagingError) -> CLIError {
+    static func explain(_ error: MessagingError, details: Data? = nil) -> CLIError {
         let status: ExitStatus = switch error {
         case .noAck: .notDelivered
         case let .command(_, session): ExitStatus.of(session)
@@ -64,7 +74,7 @@ enum MessengerBridge {
         case .emptyChannel, .store, .unexpected, .cancelled: .failure
         }
         let hint = if case .noAck = error { "; the contact may be out of range: `meshport contacts reset-path` and a later try may help" } else { "" }
-        return CLIError("\(error)\(hint)", status: status)
+        return CLIError("\(error)\(hint)", status: status, details: details)
     }
 }
 

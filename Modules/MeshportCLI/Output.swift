@@ -41,6 +41,24 @@ enum Output {
         FileHandle.standardError.write(Data("meshport: error: \(message)\n".utf8))
     }
 
+    /// The command line asked for JSON (`--json` before any `--`): a script then gets one
+    /// JSON document on stdout whatever the outcome, a failure included.
+    static let jsonRequested = CommandLine.arguments.dropFirst().prefix { $0 != "--" }.contains("--json")
+
+    /// A failure as a `--json` command's one document: `error` (the sentence stderr also
+    /// shows), `exit_status`, and what the command knew (`details`, a JSON object).
+    static func jsonFailure(_ message: String, exitStatus: Int32, details: Data? = nil) {
+        do {
+            var out: [String: Any] = [:]
+            if let details { out = try JSONSerialization.jsonObject(with: details) as? [String: Any] ?? [:] }
+            out["error"] = message
+            out["exit_status"] = Int(exitStatus)
+            try json(out)
+        } catch {
+            self.error("cannot print the failure as JSON: \(error)")
+        }
+    }
+
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
 
@@ -88,6 +106,8 @@ private func reportingErrors(status: (any Error) -> ExitStatus, _ body: () async
         throw error
     } catch {
         Output.error("\(error)")
-        throw ExitCode(status(error).rawValue)
+        let code = status(error).rawValue
+        if Output.jsonRequested { Output.jsonFailure("\(error)", exitStatus: code, details: (error as? CLIError)?.details) }
+        throw ExitCode(code)
     }
 }

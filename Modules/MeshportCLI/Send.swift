@@ -43,11 +43,7 @@ struct Send: AsyncParsableCommand {
             }
             let m = outcome.message
             if json {
-                var out = Describe.messageJSON(m)
-                out["delivered"] = outcome.delivered
-                out["attempts"] = outcome.attempts
-                out["flood"] = outcome.flood
-                try Output.json(out)
+                try Output.json(outcome.json)
             } else if outcome.delivered {
                 print("delivered" + (outcome.roundTripMs.map { " in \($0) ms" } ?? "")
                       + (outcome.attempts > 1 ? " (attempt \(outcome.attempts)\(outcome.flood ? ", flood" : ""))" : ""))

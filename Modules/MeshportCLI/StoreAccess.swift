@@ -46,8 +46,12 @@ enum StoreFile {
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     let status: ExitStatus
-    init(_ description: String, status: ExitStatus = .failure) {
+    /// What the command knew when it failed (a JSON object: the message a failed send left),
+    /// added to the JSON document a `--json` command prints for its failure.
+    let details: Data?
+    init(_ description: String, status: ExitStatus = .failure, details: Data? = nil) {
         self.description = description
         self.status = status
+        self.details = details
     }
 }

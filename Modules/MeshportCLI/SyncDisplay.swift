@@ -18,6 +18,10 @@ final class SyncDisplay: @unchecked Sendable {
 
     /// Shows a sync step; false once the session is ready (nothing more to show).
     func show(_ event: ClientEvent) -> Bool {
+        if case let .problem(text) = event {
+            lock.withLock { warn(text) }   // shown even without progress: it is not progress
+            return true
+        }
         guard case let .syncProgress(step) = event else {
             if case .connection(.ready) = event { return false }
             return true
@@ -49,6 +53,12 @@ final class SyncDisplay: @unchecked Sendable {
             pendingLine = line
         }
         lastStep = name
+    }
+
+    /// A warning on its own line, the bar (if any) drawn again on the next step.
+    private func warn(_ text: String) {
+        if terminal && drawn { write("\r\u{1B}[K") }
+        write("meshport: warning: \(text)\n")
     }
 
     /// Ends the display with a summary line (on a terminal, replacing the bar).

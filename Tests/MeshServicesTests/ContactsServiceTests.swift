@@ -58,8 +58,25 @@ import Testing
         #expect(!card.isEmpty)
         try await contacts.remove(target.publicKey)
         let added = try await contacts.importCard(card)
-        #expect(added.map(\.publicKey).contains(target.publicKey))
+        #expect(added.publicKey == target.publicKey && added.isOnRadio)
         #expect(await h.radio.state.contacts.contact(target.publicKey) != nil)
+        // A card the radio already holds (same advert) changes nothing and is no failure.
+        #expect(try await contacts.importCard(card).publicKey == target.publicKey)
+    }
+
+    /// With manual add on, the radio acknowledges a card and only offers the node (NEW_ADVERT):
+    /// no contact was added, and the error says how to add it.
+    @Test func aCardTheRadioIgnoresIsNotApplied() async throws {
+        let (h, _, contacts) = try await connected()
+        let target = try #require(try await contacts.list().first)
+        let card = try await contacts.exportCard(target.publicKey)
+        try await contacts.remove(target.publicKey)
+        _ = await h.radio.handle(.setOtherParams(OtherParams(manualAddContacts: 1)))
+        let link = ContactURI(name: target.name, publicKey: target.publicKey, type: target.contact.type)
+        await #expect(throws: ContactsError.importIgnored(link)) { try await contacts.importCard(card) }
+        #expect(await h.radio.state.contacts.contact(target.publicKey) == nil)
+        #expect("\(ContactsError.importIgnored(link))".contains("meshport contacts add \(target.publicKey.hex)"))
+        await #expect(throws: ContactsError.self) { try await contacts.importCard([0x12, 0x34]) }
     }
 
     @Test func contactLinksRoundTripAndBadOnesSayWhatIsWrong() async throws {
@@ -76,5 +93,9 @@ import Testing
         let stranger = ContactURI(name: "Stranger", publicKey: PublicKey([UInt8](repeating: 0x5A, count: 32))!, type: .chat)
         let added = try await contacts.add(stranger)
         #expect(added.name == "Stranger" && added.contact.outPath.length.isNone)
+        // The radio stamped it with its clock, so a listing (another app's, or a fresh
+        // database's) includes it.
+        #expect(added.contact.lastModified > 0)
+        #expect(try await contacts.sync(full: true).map(\.publicKey).contains(stranger.publicKey))
     }
 }

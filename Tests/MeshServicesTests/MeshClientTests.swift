@@ -39,6 +39,32 @@ import Testing
         }
         #expect(synced == 0, "nothing changed since the stored watermark")
         #expect(try h.store.reader.contactCount(await h.radioID) == DefaultMesh.nodeCount)
+        // Nothing listed: END_OF_CONTACTS said 0, and the watermark stays where it was.
+        let watermark = try #require(try h.store.reader.radio(await h.radioID)).contactsLastmod
+        try await second.disconnect()
+        let third = try h.client()
+        let thirdEvents = third.events.subscribe()
+        try await third.connect()
+        let total = await firstEvent(thirdEvents) { e -> Int? in
+            if case let .syncProgress(.contacts(received, total)) = e, total > 0 { received } else { nil }
+        }
+        #expect(total == 0, "the third connect downloaded \(total ?? -1) contacts again")
+        #expect(try h.store.reader.radio(await h.radioID)?.contactsLastmod == watermark && watermark > 0)
+    }
+
+    /// A contact the radio holds but never lists (lastmod 0) is not taken for removed.
+    @Test func aShortFullListingRemovesNothing() async throws {
+        let h = try ClientHarness()
+        let first = try h.client()
+        let context = try await first.connect()
+        let kept = try #require(try h.store.reader.contacts(context.radio).first)
+        _ = await h.radio.handle(.addUpdateContact(AddUpdateContact(contact: Contact(publicKey: kept.publicKey, type: kept.contact.type,
+                                                                                  name: kept.name))))
+        let events = first.events.subscribe()
+        try await ContactsService(context: context).sync(full: true)
+        #expect(try h.store.reader.contact(context.radio, key: kept.publicKey)?.isOnRadio == true)
+        let problem = await firstEvent(events) { e -> String? in if case let .problem(text) = e { text } else { nil } }
+        #expect(problem?.contains("keeping the") == true)
     }
 
     @Test func messageWaitingDrainsIntoTheStore() async throws {

@@ -53,6 +53,34 @@ import Testing
         #expect(try await session.syncContacts(since: first.contactsWatermark).contacts.map(\.publicKey) == [newcomer.publicKey])
     }
 
+    /// END_OF_CONTACTS carries 0 when nothing was listed; the watermark must not fall back to
+    /// it, or every other connect downloads every contact again.
+    @Test func aSyncWithNothingNewKeepsTheWatermark() async throws {
+        let (session, _) = try session()
+        let first = try await session.connect(now: { Self.now })
+        let again = try await session.syncContacts(since: first.contactsWatermark)
+        #expect(again.contacts.isEmpty && again.watermark == first.contactsWatermark)
+    }
+
+    /// The firmware never lists a contact whose lastmod is 0, though CONTACTS_START counts it:
+    /// the sync keeps what arrived and says so instead of failing.
+    @Test func aListingShorterThanAnnouncedIsKeptWithAWarning() async throws {
+        let (session, radio) = try session()
+        let first = try await session.connect(now: { Self.now })
+        let stranger = try #require(await radio.state.nodes.values.first { n in first.contacts.allSatisfy { $0.publicKey != n.publicKey } })
+        _ = await radio.handle(.addUpdateContact(AddUpdateContact(contact: Contact(publicKey: stranger.publicKey, type: .chat, name: "Unlisted"))))
+        let events = session.subscribe()
+        let listed = try await session.syncContacts()
+        #expect(listed.contacts.count == DefaultMesh.nodeCount && listed.announced == DefaultMesh.nodeCount + 1)
+        // The warning comes before the sync's last progress report.
+        var warning: String?
+        for await event in events {
+            if case let .warning(text) = event { warning = text; break }
+            if case let .syncing(.contacts(_, total)) = event, total > 0 { break }
+        }
+        #expect(warning?.contains("listed \(DefaultMesh.nodeCount) contacts after announcing \(DefaultMesh.nodeCount + 1)") == true, "\(warning ?? "none")")
+    }
+
     @Test func concurrentCommandsAreAnsweredInTheirOwnOrder() async throws {
         let (session, _) = try session()
         _ = try await session.connect(now: { Self.now })

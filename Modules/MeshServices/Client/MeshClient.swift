@@ -58,7 +58,8 @@ public actor MeshClient {
         _ = try await writer.saveChannels(radio, snapshot.channels)
         let context = RadioContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: events)
         self.context = context
-        try await keeper(radio).keepSync(snapshot.contacts, since: snapshot.contactsSince, watermark: snapshot.contactsWatermark)
+        try await keeper(radio).keepSync(snapshot.contacts, since: snapshot.contactsSince, watermark: snapshot.contactsWatermark,
+                                         announced: snapshot.contactsAnnounced)
     }
 
     /// A message another client of this radio drained (SYNC_NEXT_MESSAGE sent through the
@@ -97,6 +98,8 @@ public actor MeshClient {
             await handle(push)
         case let .reconnectFailed(attempt, reason):
             events.emit(.problem("reconnect attempt \(attempt) to \(session.url.text) failed: \(reason)"))
+        case let .warning(text):
+            events.emit(.problem(text))
         case .reconnecting, .reconnected, .stray:
             break
         }

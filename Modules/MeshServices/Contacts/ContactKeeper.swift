@@ -10,12 +10,12 @@ struct ContactKeeper: Sendable {
     let events: EventHub<ClientEvent>
     let now: @Sendable () -> Date
 
-    /// A sync's contacts: a full one (`since` nil) is the whole list, so stored contacts
-    /// missing from it were removed meanwhile; an incremental one only updates. The watermark
-    /// moves once they are kept.
-    func keepSync(_ contacts: [Contact], since: UInt32?, watermark: UInt32) async throws {
+    /// A sync's contacts: a full one (`since` nil) that brought every contact announced is the
+    /// whole list, so stored contacts missing from it were removed meanwhile; an incremental
+    /// or short one only updates. The watermark moves once they are kept.
+    func keepSync(_ contacts: [Contact], since: UInt32?, watermark: UInt32, announced: Int) async throws {
         let writer = store.writer
-        if since == nil {
+        if since == nil, contacts.count >= announced {
             let (_, removed) = try await writer.replaceContacts(radio, contacts)
             for key in removed { events.emit(.contactChanged(.removed(key))) }
         } else {

@@ -7,6 +7,10 @@ public enum ContactsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The radio took the command but reads back something else.
     case notApplied(String, what: String)
     case invalidName(String, reason: String)
+    /// Bytes that are not a signed advert (`contacts export` prints one).
+    case invalidCard(reason: String)
+    /// The radio acknowledged a card but added no contact from it.
+    case importIgnored(ContactURI)
 
     public var description: String {
         switch self {
@@ -14,6 +18,11 @@ public enum ContactsError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .ambiguous(query, matches): "\"\(query)\" matches \(matches.count) contacts (\(matches.prefix(5).joined(separator: ", "))); give more of the name or key"
         case let .notApplied(contact, what): "the radio did not apply \(what) to \(contact)"
         case let .invalidName(name, reason): "contact name \"\(name)\": \(reason)"
+        case let .invalidCard(reason): "not a contact card (a signed advert): \(reason)"
+        case let .importIgnored(card):
+            "the radio acknowledged the card of \(card.name) (\(card.publicKey.prefix(6).hex)) but added no contact: it ignores a card "
+                + "older than an advert it has heard, and with manual_add_contacts on it adds none by itself; "
+                + "add it with `meshport contacts add \(card.publicKey.hex) --name '\(card.name)' --type \(card.type)`"
         }
     }
 }

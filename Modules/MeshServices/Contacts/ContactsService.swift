@@ -36,8 +36,8 @@ public actor ContactsService {
     @discardableResult
     public func sync(full: Bool = false) async throws -> [Contact] {
         let since = full ? nil : try context.store.reader.radio(context.radio)?.contactsLastmod
-        let (contacts, watermark) = try await session.syncContacts(since: since)
-        try await keeper.keepSync(contacts, since: since, watermark: watermark)
+        let (contacts, watermark, announced) = try await session.syncContacts(since: since)
+        try await keeper.keepSync(contacts, since: since, watermark: watermark, announced: announced)
         return contacts
     }
 
@@ -45,7 +45,9 @@ public actor ContactsService {
     @discardableResult
     public func save(_ contact: Contact) async throws -> StoredContact {
         guard contact.name.utf8.count < 32 else { throw ContactsError.invalidName(contact.name, reason: "at most 31 bytes") }
-        try await session.expectOK(.addUpdateContact(AddUpdateContact(contact: contact)))
+        // Without lastmod on the wire the radio stamps its own clock; a record carrying 0 would
+        // never be listed by GET_CONTACTS (it lists lastmod > since), so other apps never see it.
+        try await session.expectOK(.addUpdateContact(AddUpdateContact(contact: contact, layout: .withPosition)))
         let stored = try await readBack(contact.publicKey)
         guard stored.contact.name == contact.name, stored.contact.type == contact.type, stored.contact.flags == contact.flags,
               stored.contact.outPath == contact.outPath else {
@@ -87,11 +89,24 @@ public actor ContactsService {
     }
 
     /// IMPORT_CONTACT: a card goes in as if heard over the air; the radio checks its signature.
-    /// The contacts it added are picked up by an incremental sync.
+    /// It answers OK before it looks at the card, then ignores it when it already holds a newer
+    /// advert of that node, or adds heard nodes only by hand (manual add): so the contact is
+    /// looked for afterwards, and a card that left none on the radio is not applied.
     @discardableResult
-    public func importCard(_ card: [UInt8]) async throws -> [Contact] {
+    public func importCard(_ card: [UInt8]) async throws -> StoredContact {
+        let advert: AdvertPacket, app: AdvertAppData
+        do {
+            advert = try AdvertPacket(decoding: card)
+            app = try AdvertAppData(decoding: advert.appData)
+        } catch {
+            throw ContactsError.invalidCard(reason: "\(error)")
+        }
         try await session.expectOK(.importContact(advert: card))
-        return try await sync()
+        try await sync()
+        guard let contact = try context.store.reader.contact(context.radio, key: advert.publicKey), contact.isOnRadio else {
+            throw ContactsError.importIgnored(ContactURI(name: app.name ?? "", publicKey: advert.publicKey, type: app.type))
+        }
+        return contact
     }
 
     /// The `meshcore://contact/add` link of a contact.

@@ -14,6 +14,8 @@ public enum SessionEvent: Hashable, Sendable {
     case reconnected(attempt: Int)
     /// A frame that is neither a push nor the answer to a command in flight.
     case stray(String)
+    /// Something the radio did that the session worked around, in a sentence for people.
+    case warning(String)
 }
 
 /// The steps of initialization (protocol.md §7.1), in order.

@@ -72,8 +72,9 @@ struct APIError: Error, HTTPResponseError, Sendable {
             switch e {
             case .notFound: return APIError(.notFound, "contact_not_found", e.description)
             case .ambiguous: return APIError(.conflict, "ambiguous_contact", e.description)
-            case .notApplied: return APIError(.conflict, "not_applied", e.description)
+            case .notApplied, .importIgnored: return APIError(.conflict, "not_applied", e.description)
             case .invalidName: return APIError(.badRequest, "invalid_name", e.description)
+            case .invalidCard: return APIError(.badRequest, "invalid_card", e.description)
             }
         case let e as ChannelsError:
             switch e {
