@@ -53,7 +53,7 @@ enum ExitStatus: Int32, CaseIterable {
             return .failure
         case let error as SettingsError:
             switch error {
-            case .mismatch, .refused, .clockCannotGoBack, .unsupported: return .refused
+            case .mismatch, .refused, .repeatNotAllowed, .clockCannotGoBack, .unsupported: return .refused
             case .outOfRange, .invalidValue, .unknownSetting, .readOnly: return .usage
             }
         case let error as RemoteError:

@@ -68,7 +68,7 @@ enum SettingsCatalog {
         SettingEntry("client_repeat", "on/off", "on only on an allowed repeat frequency", "the radio repeats packets (1.13.0+)",
                      read: { $0.clientRepeat.map(SettingFormat.onOff) }) { svc, v in
             guard let on = SettingFormat.parseBool(v) else { throw entry("client_repeat").invalid(v) }
-            return try await svc.setRadioParams(try await svc.readSelfInfo().radio, clientRepeat: on, as: "client_repeat")
+            return try await svc.setClientRepeat(on)
         },
         SettingEntry("tx", "integer", "-9 to the board's max_tx dBm", "transmit power", read: { "\($0.txPower)" }) { svc, v in
             guard let dBm = Int8(v.trimmingCharacters(in: .whitespaces)) else { throw entry("tx").invalid(v) }

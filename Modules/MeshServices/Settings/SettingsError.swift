@@ -16,6 +16,8 @@ public enum SettingsError: Error, Hashable, Sendable, CustomStringConvertible {
     case readOnly(setting: String)
     /// The radio's firmware does not report or support this setting.
     case unsupported(setting: String)
+    /// Client repeat refused: the radio repeats only on the frequencies of its repeat table.
+    case repeatNotAllowed(setting: String, value: String, frequency: String)
     /// SET_DEVICE_TIME refused: the radio's clock only moves forward.
     case clockCannotGoBack(radio: UInt32, wanted: UInt32)
 
@@ -36,6 +38,9 @@ public enum SettingsError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(setting) is read-only"
         case let .unsupported(setting):
             "\(setting) is not supported by this radio's firmware: update it to change this setting"
+        case let .repeatNotAllowed(setting, value, frequency):
+            "\(setting) = \(value) refused by the radio: it repeats only on an allowed repeat frequency, and \(frequency) MHz is not one; "
+                + "`meshport get allowed_repeat_freq` lists them"
         case let .clockCannotGoBack(radio, wanted):
             "the radio's clock (\(radio)) is ahead of \(wanted) and cannot be set back; it will be right once real time catches up, or after a reboot if it has no RTC"
         }

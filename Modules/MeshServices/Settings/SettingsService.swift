@@ -108,23 +108,32 @@ public actor SettingsService {
         try await apply("name", name, format: { $0 }, write: .setAdvertName(name), read: { try await readSelfInfo().name }, accepts: ==)
     }
 
-    /// SET_RADIO_PARAMS; `clientRepeat` nil leaves it off the frame (firmware before 1.13).
+    /// SET_RADIO_PARAMS. The frame's last byte is client repeat, and the firmware turns repeat
+    /// off when it is missing: the radio's current repeat goes along (none on firmware that
+    /// does not report it, before 1.13).
     @discardableResult
-    public func setRadioParams(_ params: RadioParams, clientRepeat: Bool? = nil, as setting: String = "radio") async throws -> SettingChange {
+    public func setRadioParams(_ params: RadioParams, as setting: String = "radio") async throws -> SettingChange {
         guard params.isInFirmwareRange else {
             throw SettingsError.outOfRange(setting: setting, value: SettingFormat.radio(params),
                                            range: "150-2500 MHz, 7-500 kHz, SF 5-12, CR 5-8")
         }
-        let change = try await apply(setting, params, format: SettingFormat.radio, write: .setRadioParams(params, clientRepeat: clientRepeat),
-                                     read: { try await readSelfInfo().radio }, accepts: Self.sameRadio)
-        if let clientRepeat {
-            let reported = try await readDeviceInfo().clientRepeat
-            guard reported == clientRepeat else {
-                throw SettingsError.mismatch(setting: "client_repeat", wrote: SettingFormat.onOff(clientRepeat),
-                                             readBack: reported.map(SettingFormat.onOff) ?? "not reported")
-            }
+        let clientRepeat = try await readDeviceInfo().clientRepeat
+        return try await apply(setting, params, format: SettingFormat.radio, write: .setRadioParams(params, clientRepeat: clientRepeat),
+                               read: { try await readSelfInfo().radio }, accepts: Self.sameRadio)
+    }
+
+    /// Client repeat (1.13.0+): SET_RADIO_PARAMS with the radio's parameters and the repeat byte,
+    /// read back from DEVICE_INFO. The radio refuses it on a frequency not in its repeat table.
+    @discardableResult
+    public func setClientRepeat(_ on: Bool) async throws -> SettingChange {
+        guard try await readDeviceInfo().clientRepeat != nil else { throw SettingsError.unsupported(setting: "client_repeat") }
+        let radio = try await readSelfInfo().radio
+        do {
+            return try await apply("client_repeat", on, format: SettingFormat.onOff, write: .setRadioParams(radio, clientRepeat: on),
+                                   read: { try await readDeviceInfo().clientRepeat ?? false }, accepts: ==)
+        } catch SettingsError.refused(let setting, let value, .illegalArgument) where on {
+            throw SettingsError.repeatNotAllowed(setting: setting, value: value, frequency: SettingFormat.milli(radio.frequencyKHz))
         }
-        return change
     }
 
     /// SET_RADIO_TX_POWER, dBm from -9 to the board's maximum.

@@ -86,7 +86,7 @@ struct APIError: Error, HTTPResponseError, Sendable {
         case let e as SettingsError:
             switch e {
             case .mismatch: return APIError(.conflict, "setting_mismatch", e.description)
-            case .refused: return APIError(.unprocessableContent, "refused_by_radio", e.description)
+            case .refused, .repeatNotAllowed: return APIError(.unprocessableContent, "refused_by_radio", e.description)
             case .outOfRange: return APIError(.badRequest, "out_of_range", e.description)
             case .invalidValue: return APIError(.badRequest, "invalid_value", e.description)
             case .unknownSetting: return APIError(.notFound, "unknown_setting", e.description)
