@@ -74,7 +74,7 @@ var targets: [Target] = [
         name: "MeshCryptoTests", dependencies: ["MeshCrypto", "MeshCodec"],
         path: "Tests/MeshCryptoTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance"],
+        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance", "MeshportTestSupport"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
     .testTarget(
         name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshConformance", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],

@@ -21,7 +21,7 @@ import Testing
 
     /// Runs `body` with a host on a fresh world; the host closes before the world stops.
     private func withWorld(_ arguments: [String], _ body: (BLEWorldProcess, HCIHost) async throws -> Void) async throws {
-        let world = try BLEWorldProcess(arguments)
+        let world = try await BLEWorldProcess(arguments)
         let host = HCIHost(transport: try openHCITransport(world.hci))
         do {
             try await host.start()
@@ -177,7 +177,7 @@ import Testing
     /// H4 over a serial port: socat joins a pty to the emulated controller's TCP port, as a
     /// USB-serial HCI dongle would appear.
     @Test func hostOverAUART() async throws {
-        let world = try BLEWorldProcess([])
+        let world = try await BLEWorldProcess([])
         let dir = TempDir()
         let socat = Process()
         socat.executableURL = URL(fileURLWithPath: "/usr/bin/socat")

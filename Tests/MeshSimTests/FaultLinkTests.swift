@@ -2,6 +2,7 @@ import Foundation
 import MeshCodec
 import MeshConformance
 import MeshSim
+import MeshportTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -113,16 +114,6 @@ import Glibc
             #expect(await offPool { app.closes() }, "round \(round): hangup after the second answer")
         }
     }
-}
-
-/// Runs blocking I/O on a thread of its own: blocking the test's thread would hold one of
-/// the few cooperative threads through which the peers reach the radio actor.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { done in Thread { done.resume(with: Result { try body() }) }.start() }
-}
-
-func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { done in Thread { done.resume(returning: body()) }.start() }
 }
 
 /// The app's end of a link, a TCP socket or a pty slave in raw mode: blocking, with 5 s

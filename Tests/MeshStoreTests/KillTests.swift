@@ -11,7 +11,7 @@ import Testing
 /// integrity_check and holds every message the child had acknowledged (printed after its
 /// commit returned). Tools/Store/kill-rounds.sh runs 100 rounds.
 @Suite struct KillTests {
-    @Test(.timeLimit(.minutes(1))) func sigkillDuringIngest() throws {
+    @Test(.timeLimit(.minutes(1))) func sigkillDuringIngest() async throws {
         let binary = try meshportBinary()
         let dir = TempDir()
         let radio = RadioID(publicKey: PublicKey(Array(repeating: 0x6B, count: 32))!)
@@ -26,14 +26,18 @@ import Testing
             child.standardError = FileHandle.nullDevice
             try child.run()
             let reader = PipeReader(out.fileHandleForReading)
-            let started = reader.waitForFirstLine(seconds: 30)
+            // The waits off the cooperative pool, which other tests' tasks need (`offPool`).
+            let started = await reader.firstLine(within: 30)
             // Mid-ingest: a random few milliseconds after the first acknowledged commit.
-            usleep(UInt32.random(in: 1_000...25_000))
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            let pid = child.processIdentifier
+            await offPool {
+                usleep(UInt32.random(in: 1_000...25_000))
+                kill(pid, SIGKILL)
+            }
+            await waitForExit(child)
             try #require(started, "round \(round): the child acknowledged nothing")
             #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child ended before the kill")
-            let acks = IngestAcks.parse(try reader.text())
+            let acks = IngestAcks.parse(try await reader.fullText())
             #expect(!acks.isEmpty, "round \(round)")
             all += acks
 

@@ -47,7 +47,7 @@ import Testing
     /// MeshSim as the far side, run as users run it (`meshport sim`): every check passes,
     /// protocol checks included.
     @Test func meshSimOverTCP() async throws {
-        let sim = try SimProcess(["--listen", "tcp://127.0.0.1:0", "--seed", "11"])
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0", "--seed", "11"])
         let report = try await conformance([sim.address, "--contacts", "\(DefaultMesh.nodeCount)"])
         #expect(report.passed == report.checks.count && report.passed >= 15)
         withExtendedLifetime(sim) {}
@@ -56,7 +56,7 @@ import Testing
     @Test func meshSimOverPty() async throws {
         // A stable link path, as udev gives a radio: the reconnect check replugs the pty.
         let dir = TempDir()
-        let sim = try SimProcess(["--pty", "--pty-link", dir.path("sim"), "--seed", "12"])
+        let sim = try await SimProcess(["--pty", "--pty-link", dir.path("sim"), "--seed", "12"])
         let report = try await conformance(["serial://\(dir.path("sim"))", "--contacts", "\(DefaultMesh.nodeCount)"])
         #expect(report.passed == report.checks.count && report.passed >= 15)
         withExtendedLifetime((sim, dir)) {}
@@ -67,9 +67,9 @@ import Testing
     /// PIN, bonded reconnects for the 100 open/close cycles, and the sim closing its side mid-frame
     /// dropping the BLE link, as a radio that reboots.
     @Test func meshSimOverEmulatedBLE() async throws {
-        let sim = try SimProcess(["--listen", "tcp://127.0.0.1:0", "--seed", "13"])
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0", "--seed", "13"])
         let simPort = try #require(sim.address.split(separator: ":").last.map(String.init))
-        let world = try BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--drop-on-bridge-close"])
+        let world = try await BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--drop-on-bridge-close"])
         let home = TempDir()
         let environment = ["XDG_DATA_HOME": home.path("data"), "XDG_CONFIG_HOME": home.path("config")]
         let report = try await conformance(

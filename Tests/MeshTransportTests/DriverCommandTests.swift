@@ -37,8 +37,8 @@ import Testing
         process.standardOutput = out
         let reader = PipeReader(out.fileHandleForReading)
         try process.run()
-        process.waitUntilExit()
-        let doc = try JSONSerialization.jsonObject(with: Data(try reader.text().utf8)) as? [String: Any]
+        await waitForExit(process)
+        let doc = try JSONSerialization.jsonObject(with: Data(try await reader.fullText().utf8)) as? [String: Any]
         let loaded = (doc?["loaded"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(Set(loaded).isSuperset(of: ["tcp", "serial", "ble"]), "\(String(describing: doc))")
     }

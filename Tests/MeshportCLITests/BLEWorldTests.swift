@@ -7,9 +7,9 @@ import Testing
 /// its owner. (Meshport's LE host against it: MeshBLETests, ConformanceTests.)
 @Suite(.timeLimit(.minutes(1))) struct BLEWorldTests {
     @Test func bridgedWorldAnswersRawH4AndControls() async throws {
-        let sim = try SimProcess(["--listen", "tcp://127.0.0.1:0"])
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
         let simPort = try #require(sim.address.split(separator: ":").last.map(String.init))
-        let world = try BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--drop-on-bridge-close", "--peripherals", "3", "--noise"])
+        let world = try await BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--drop-on-bridge-close", "--peripherals", "3", "--noise"])
         #expect(world.peripherals == ["F0:00:00:00:00:01", "F0:00:00:00:00:02", "F0:00:00:00:00:03"])
         #expect(world.names == ["MeshCore-TEST", "MeshCore-TEST-2", "MeshCore-TEST-3"])
         #expect(world.noise == "F1:00:00:00:00:99")
@@ -21,17 +21,10 @@ import Testing
 
         #expect(try await world.control("status 2") == "status F0:00:00:00:00:02 name=MeshCore-TEST-2 links=0 bonds=0 bridges=0")
         await #expect(throws: ProcessFailure.self) { try await world.control("cut 1 notify") }  // nothing connected
-        world.stop()
+        await world.stop()
         #expect(!world.isRunning)
         await #expect(throws: ProcessFailure.self) { try await world.control("status") }
         withExtendedLifetime(sim) {}
-    }
-}
-
-/// Runs blocking socket I/O on a thread of its own, not on the cooperative pool.
-private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 

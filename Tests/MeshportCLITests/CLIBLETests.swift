@@ -7,9 +7,9 @@ import Testing
 /// bridged to `meshport sim` on an emulated controller (Tools/BLE/world.py).
 @Suite(.timeLimit(.minutes(2))) struct CLIBLETests {
     @Test func scanPairInfoBondsAndForget() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let simPort = try #require(world.sim.address.split(separator: ":").last.map(String.init))
-        let ble = try BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--noise"])
+        let ble = try await BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)", "--noise"])
         var environment = world.environment
         environment["MESHPORT_BLE_HCI"] = ble.hci
         environment["MESHPORT_BLE_SCAN_SECONDS"] = "1"
@@ -54,9 +54,9 @@ import Testing
     /// No PIN anywhere but a terminal: asked there once, then bonded. `script` gives the
     /// command a controlling terminal, as a person's shell does.
     @Test func asksForThePINOnTheTerminal() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let simPort = try #require(world.sim.address.split(separator: ":").last.map(String.init))
-        let ble = try BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)"])
+        let ble = try await BLEWorldProcess(["--bridge", "127.0.0.1:\(simPort)"])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         let command = "'\(try meshportBinary().path)' info --radio 'ble://F0:00:00:00:00:01?hci=\(ble.hci)'"
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func badArgumentsAreUsageErrors() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let short = try await runMeshport(["ble", "pin", "F0:00:00:00:00:01", "12"], environment: world.environment)
         #expect(short.status == 64 && short.err.contains("6 digits"))
         let address = try await runMeshport(["ble", "forget", "F0:00"], environment: world.environment)

@@ -14,33 +14,33 @@ import Testing
         """#
 
     @Test(arguments: Link.allCases) func historyIncomingMessagesAndQuit(link: Link) async throws {
-        let world = try CLIWorld(link, scenario: Self.scenario)
+        let world = try await CLIWorld(link, scenario: Self.scenario)
         let chat = try PtyProcess(["chat", "--radio", world.radio, "--to", "Alpha"], environment: world.environment)
-        #expect(chat.waitFor("talking to @Alpha"), "\(chat.text)")
-        #expect(chat.waitFor("from Alpha: waiting since before"), "history: \(chat.text)")
-        #expect(chat.waitFor("from Alpha: are you there now?"), "incoming: \(chat.text)")
+        #expect(await chat.waitFor("talking to @Alpha"), "\(chat.text)")
+        #expect(await chat.waitFor("from Alpha: waiting since before"), "history: \(chat.text)")
+        #expect(await chat.waitFor("from Alpha: are you there now?"), "incoming: \(chat.text)")
         chat.type("/contacts")
-        #expect(chat.waitFor("Bravo (chat, flood)"), "\(chat.text)")
+        #expect(await chat.waitFor("Bravo (chat, flood)"), "\(chat.text)")
         chat.type("/nonsense")
-        #expect(chat.waitFor("unknown command /nonsense; /help lists them"), "\(chat.text)")
+        #expect(await chat.waitFor("unknown command /nonsense; /help lists them"), "\(chat.text)")
         chat.type("/quit")
-        #expect(chat.waitForExit() == 0, "\(chat.text)")
+        #expect(await chat.waitForExit() == 0, "\(chat.text)")
     }
 
     @Test(arguments: Link.allCases)
     func typedMessagesAreSentAndDelivered(link: Link) async throws {
-        let world = try CLIWorld(link, scenario: Self.scenario)
+        let world = try await CLIWorld(link, scenario: Self.scenario)
         let chat = try PtyProcess(["chat", "--radio", world.radio, "--to", "Alpha"], environment: world.environment)
-        #expect(chat.waitFor("talking to @Alpha"), "\(chat.text)")
+        #expect(await chat.waitFor("talking to @Alpha"), "\(chat.text)")
         chat.type("hello from the test")
-        #expect(chat.waitFor("to Alpha: hello from the test"), "\(chat.text)")
-        #expect(chat.waitFor("delivered: \"hello from the test\" to @Alpha"), "\(chat.text)")
+        #expect(await chat.waitFor("to Alpha: hello from the test"), "\(chat.text)")
+        #expect(await chat.waitFor("delivered: \"hello from the test\" to @Alpha"), "\(chat.text)")
         chat.type("/channel 0")
-        #expect(chat.waitFor("talking to #0 Public"), "\(chat.text)")
+        #expect(await chat.waitFor("talking to #0 Public"), "\(chat.text)")
         chat.type("hello channel")
-        #expect(chat.waitFor("#0 Public"), "\(chat.text)")
+        #expect(await chat.waitFor("#0 Public"), "\(chat.text)")
         chat.type("/quit")
-        #expect(chat.waitForExit() == 0, "\(chat.text)")
+        #expect(await chat.waitForExit() == 0, "\(chat.text)")
         // What was sent is in the history.
         #expect(try await world.searchTexts("hello") == ["hello channel", "hello from the test"])
     }

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test(arguments: Link.allCases) func aThousandQueuedMessagesAreStored(link: Link) async throws {
-        let world = try CLIWorld(link, scenario: Self.backlog(1000))
+        let world = try await CLIWorld(link, scenario: Self.backlog(1000))
         let info = try await world.json(["info"])
         let radio = try #require(info.value as? [String: Any], "\(info.err)")
         #expect(radio["messages"] as? Int == 1000, "\(radio)")

@@ -5,7 +5,7 @@ import Testing
 /// Contacts and channels changed through the executable, each change read back from the radio.
 @Suite(.timeLimit(.minutes(1))) struct CLIEditTests {
     @Test func contactsAddExportImportResetAndRemove() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let key = String(repeating: "ab", count: 32)
         let add = try await world.json(["contacts", "add", key, "--name", "Newbie", "--type", "repeater"])
         let added = try #require(add.value as? [String: Any], "\(add.err)")
@@ -35,10 +35,17 @@ import Testing
         #expect(imported.status == 0, "\(imported.err)")
         names = try await contactNames(world)
         #expect(names.contains("Alder"))
+
+        // With manual add on the radio acknowledges the card and adds nothing: not applied.
+        #expect(try await world.run(["set", "manual_add_contacts", "on"]).status == 0)
+        #expect(try await world.run(["contacts", "remove", "Alder"]).status == 0)
+        let ignored = try await world.run(["contacts", "import", card])
+        #expect(ignored.status == 6 && ignored.err.contains("added no contact") && ignored.err.contains("meshport contacts add "),
+                "\(ignored.status) \(ignored.out) \(ignored.err)")
     }
 
     @Test func channelsJoinSetAndRemove() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let join = try await world.json(["channels", "join", "#meshport"])
         let joined = try #require(join.value as? [String: Any], "\(join.err)")
         #expect(joined["index"] as? Int == 1 && joined["kind"] as? String == "hashtag")
@@ -54,7 +61,7 @@ import Testing
     }
 
     @Test func listenPrintsDrainedMessagesAsJSONLines() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         // The default mesh has 7 messages waiting: with --messages-only, they are the first events.
         let listen = try await world.run(["listen", "--json", "--messages-only", "--count", "7"])
         let lines = listen.out.split(separator: "\n")

@@ -6,7 +6,7 @@ import Testing
 /// status and telemetry in later runs (the sim keeps the login, as a repeater does).
 @Suite(.timeLimit(.minutes(1))) struct CLIRemoteTests {
     @Test(arguments: Link.allCases) func loginThenStatusAndTelemetry(link: Link) async throws {
-        let world = try CLIWorld(link)
+        let world = try await CLIWorld(link)
         let login = try await world.json(["login", "Repeater North", "--password", "password"])
         let answer = try #require(login.value as? [String: Any], "\(login.status) \(login.err)")
         #expect(answer["admin"] as? Bool == true && answer["node"] as? String == "Repeater North")
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func rememberedPasswordsAreKeptPrivate() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let first = try await world.run(["login", "Repeater North", "--password", "password", "--remember"])
         #expect(first.status == 0, "\(first.err)")
         let file = world.dir.path("config") + "/meshport/passwords.json"
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theRadiosOwnTelemetryAndStats() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let own = try await world.json(["telemetry"])
         #expect(((own.value as? [String: Any])?["readings"] as? [Any])?.isEmpty == false, "\(own.err)")
         let stats = try await world.json(["stats"])

@@ -6,7 +6,7 @@ import Testing
     /// Scripts and tests stop the simulator as soon as it has announced its address. It must
     /// stop cleanly then too: it used to install its signal handling only after the line, so
     /// an early SIGTERM killed it outright, or was ignored and left it running.
-    @Test func sigtermRightAfterTheAnnounceLineStopsItCleanly() throws {
+    @Test func sigtermRightAfterTheAnnounceLineStopsItCleanly() async throws {
         for _ in 0..<5 {
             let home = TempDir()
             let process = Process()
@@ -18,11 +18,11 @@ import Testing
             process.standardError = err
             let said = PipeReader(out.fileHandleForReading), complaints = PipeReader(err.fileHandleForReading)
             try process.run()
-            #expect(said.waitForFirstLine(seconds: 30), "no announce line")
-            #expect(stop(process, seconds: 10), "still running 10 s after SIGTERM")
+            #expect(await said.firstLine(within: 30), "no announce line")
+            #expect(await terminate(process, within: 10), "still running 10 s after SIGTERM")
             #expect(process.terminationReason == .exit && process.terminationStatus == 0,
                     "ended by \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
-            #expect(try complaints.text().contains("stopped by SIGTERM"))
+            #expect(try await complaints.fullText().contains("stopped by SIGTERM"))
         }
     }
 }

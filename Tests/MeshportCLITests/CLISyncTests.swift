@@ -6,7 +6,7 @@ import Testing
 /// test's own XDG data folder, over TCP and over the serial driver on a pty.
 @Suite(.timeLimit(.minutes(1))) struct CLISyncTests {
     @Test(arguments: Link.allCases) func firstSyncStoresTheContacts(link: Link) async throws {
-        let world = try CLIWorld(link)
+        let world = try await CLIWorld(link)
         let info = try await world.json(["info"])
         let radio = try #require(info.value as? [String: Any], "\(info.err)")
         // The default mesh: 20 contacts and 7 messages waiting before boot; newcomers' adverts
@@ -27,9 +27,9 @@ import Testing
 
     /// On a terminal the sync is a bar rewritten in place (carriage returns); in a pipe, lines.
     @Test func progressIsABarOnATerminalAndLinesOtherwise() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let tty = try PtyProcess(["info", "--radio", world.radio], environment: world.environment)
-        #expect(tty.waitForExit() == 0, "\(tty.text)")
+        #expect(await tty.waitForExit() == 0, "\(tty.text)")
         #expect(tty.text.contains("\r\u{1B}[Ksync: contacts ") && tty.text.contains(" [####################]") && tty.text.contains("synced: "), "\(tty.text)")
         let piped = try await world.run(["info"])
         let lines = piped.err.split(separator: "\n")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aSavedDefaultRadioIsUsed() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let use = try await world.run(["use", world.radio], radio: false)
         #expect(use.status == 0, "\(use.err)")
         #expect(FileManager.default.fileExists(atPath: world.dir.path("config") + "/meshport/config.json"))
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func noRadioIsAUsageErrorThatSaysWhatToDo() async throws {
-        let world = try CLIWorld(.tcp)
+        let world = try await CLIWorld(.tcp)
         let run = try await world.run(["info"], radio: false)
         #expect(run.status == 64 && run.err.contains("meshport use URL"), "\(run.status) \(run.err)")
     }

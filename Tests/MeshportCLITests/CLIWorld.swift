@@ -16,14 +16,14 @@ final class CLIWorld: Sendable {
     let radio: String
 
     /// `scenario`: JSON of a MeshSim scenario; none: the default mesh.
-    init(_ link: Link, scenario: String? = nil, seed: Int = 1) throws {
+    init(_ link: Link, scenario: String? = nil, seed: Int = 1) async throws {
         var arguments = link == .tcp ? ["--listen", "tcp://127.0.0.1:0"] : ["--pty"]
         if let scenario {
             let file = dir.url.appendingPathComponent("scenario.json")
             try Data(scenario.utf8).write(to: file)
             arguments += ["--scenario", file.path]
         }
-        sim = try SimProcess(arguments + ["--seed", "\(seed)"])
+        sim = try await SimProcess(arguments + ["--seed", "\(seed)"])
         radio = link == .tcp ? sim.address : "serial://" + sim.address
     }
 

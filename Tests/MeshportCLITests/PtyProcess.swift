@@ -71,13 +71,16 @@ final class PtyProcess: @unchecked Sendable {
 
     var text: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
 
-    /// Waits until the output contains `needle`; false after `seconds` without it.
-    func waitFor(_ needle: String, seconds: Double = 30) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        while !text.contains(needle) {
-            if changed.wait(timeout: deadline) == .timedOut { return text.contains(needle) }
+    /// Waits until the output contains `needle`; false after `seconds` without it. The
+    /// semaphore waits on a thread of their own, not the cooperative pool (see `offPool`).
+    func waitFor(_ needle: String, seconds: Double = 30) async -> Bool {
+        await offPool { [self] in
+            let deadline = DispatchTime.now() + seconds
+            while !text.contains(needle) {
+                if changed.wait(timeout: deadline) == .timedOut { return text.contains(needle) }
+            }
+            return true
         }
-        return true
     }
 
     /// Types a line (the terminal turns the newline into return).
@@ -86,9 +89,11 @@ final class PtyProcess: @unchecked Sendable {
         _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Waits for the program to end; its exit status, or nil if it is still running.
-    func waitForExit(seconds: Double = 20) -> Int32? {
-        guard exited.wait(timeout: .now() + seconds) == .success else { return nil }
+    /// Waits for the program to end, off the cooperative pool; its exit status, or nil if it
+    /// is still running.
+    func waitForExit(seconds: Double = 20) async -> Int32? {
+        let exited = exited
+        guard await offPool({ exited.wait(timeout: .now() + seconds) == .success }) else { return nil }
         return process.terminationStatus
     }
 

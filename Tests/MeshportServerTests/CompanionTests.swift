@@ -119,6 +119,27 @@ import Testing
         try await a.wait("ERR for an unknown command") { $0.contains { $0 == [0x01, 0x01] } }
     }
 
+    /// A DM an external client sends is kept; the mesh's ACK (SEND_CONFIRMED, which every
+    /// client hears) marks it delivered in the store and the API.
+    @Test func anExternalClientsDMBecomesDeliveredWhenAcknowledged() async throws {
+        let world = try await ServerWorld(companions: 1)
+        let contacts = try await world.get("/api/radios/0/contacts").array
+        let pine = try #require(contacts.first { $0["name"] as? String == "Pine" }?["key"] as? String, "\(contacts)")
+        let client = try await CompanionClient(port: world.serve.companionPorts[0])
+        let prefix = try #require(KeyPrefix(Array(try #require(Hex.decode(pine)).prefix(6))))
+        let message = SendTextMessage(timestamp: UInt32(Date().timeIntervalSince1970), recipient: prefix, text: "from another app")
+        try client.send(try Command.sendTextMessage(message).encode())
+        try await client.wait("SENT and SEND_CONFIRMED") { frames in frames.contains { $0.first == 0x06 } && frames.contains { $0.first == 0x82 } }
+        var status: String?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while status != "delivered", ContinuousClock.now < deadline {
+            let page = try await world.get("/api/radios/0/contacts/\(pine)/messages").object
+            status = (page["messages"] as? [[String: Any]])?.first { $0["text"] as? String == "from another app" }?["status"] as? String
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(status == "delivered")
+    }
+
     /// A setting an external client changes shows in /self, which the server read again.
     @Test func settingsAnExternalClientChangesShowInSelf() async throws {
         let world = try await ServerWorld(companions: 1)
@@ -160,5 +181,5 @@ func runProcess(_ path: String, _ arguments: [String], limit: Duration = .second
     var status: Int32 = -1
     for await s in exited.stream { status = s }
     watchdog.cancel()
-    return (status, try outReader.text(), try errReader.text())
+    return (status, try await outReader.fullText(), try await errReader.fullText())
 }

@@ -31,8 +31,9 @@ public final class BLEWorldProcess: @unchecked Sendable {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Starts `world.py --port 0 --control stdin ARGUMENTS` and waits (at most 60 s) for its
-    /// READY line.
-    public init(_ arguments: [String]) throws {
+    /// READY line, without holding a thread of the cooperative pool (see `offPool`): Bumble
+    /// takes seconds to start, far longer on a loaded machine.
+    public init(_ arguments: [String]) async throws {
         let python = Self.root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw ProcessFailure("no \(python.path): run `make venv` (the BLE tests need Bumble)")
@@ -64,7 +65,7 @@ public final class BLEWorldProcess: @unchecked Sendable {
         // Only the world holds its end now: closing ours is its EOF.
         try theirs.close()
         // "WORLD READY transport=tcp-server:127.0.0.1:PORT peripherals=A,B names=N,M noise=X|none mode=... control=stdin"
-        let ready = out.waitForFirstLine(seconds: 60) ? out.current.split(separator: "\n").first.map(String.init) : nil
+        let ready = await out.firstLine(within: 60) ? out.current.split(separator: "\n").first.map(String.init) : nil
         guard let fields = ready.flatMap(Self.fields),
               let port = fields["transport"]?.split(separator: ":").last.flatMap({ Int($0) }),
               let addresses = fields["peripherals"], let names = fields["names"]
@@ -73,7 +74,7 @@ public final class BLEWorldProcess: @unchecked Sendable {
             peripherals = []
             names = []
             noise = nil
-            stop()
+            await stop()
             throw ProcessFailure("the BLE world did not start: \(out.current) \(log.suffix(2000))")
         }
         self.port = port
@@ -131,35 +132,52 @@ public final class BLEWorldProcess: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// Stops the world (closing its stdin; SIGTERM, then SIGKILL, if it lingers) and waits
-    /// for it. Safe to call more than once; deinit calls it.
-    public func stop() {
-        let first: Bool = lock.withLock {
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        close(control)
-        if process.isRunning {
-            var deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { process.terminate() }
-            deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+    /// for it on a thread of its own (see `offPool`). Safe to call more than once; deinit
+    /// stops it too.
+    public func stop() async {
+        guard closeControl() else { return }
+        let world = ChildProcess(process)
+        await offPool { Self.waitForExit(world.process) }
+    }
+
+    /// Closes our end of the world's stdin, its EOF, once; false if it was closed before.
+    private func closeControl() -> Bool {
+        lock.withLock {
+            guard !stopped else { return false }
+            stopped = true
+            close(control)
+            return true
         }
     }
 
+    /// Gives a world whose stdin was closed 5 s to end, then SIGTERM and 5 s more, then SIGKILL.
+    /// Blocks: never on the cooperative pool.
+    private static func waitForExit(_ process: Process) {
+        var deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+        deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+    }
+
     deinit {
-        stop()
-        if ProcessInfo.processInfo.environment["MESHPORT_KEEP_LOGS"] != nil {
-            print("BLE world log kept: \(logURL.path)")
-            return
-        }
-        do {
-            try FileManager.default.removeItem(at: logURL)
-        } catch {
-            // A log left in the temporary folder harms nothing.
-        }
+        let running = closeControl()
+        let keep = ProcessInfo.processInfo.environment["MESHPORT_KEEP_LOGS"] != nil
+        if keep { print("BLE world log kept: \(logURL.path)") }
+        // The wait on a thread of its own: a deinit runs on whichever thread drops the last
+        // reference, in a test a thread of the cooperative pool.
+        let world = ChildProcess(process), logURL = logURL
+        Thread {
+            if running { Self.waitForExit(world.process) }
+            if keep { return }
+            do {
+                try FileManager.default.removeItem(at: logURL)
+            } catch {
+                // A log left in the temporary folder harms nothing.
+            }
+        }.start()
     }
 }

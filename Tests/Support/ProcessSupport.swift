@@ -40,17 +40,39 @@ public final class PipeReader: @unchecked Sendable {
         thread.start()
     }
 
-    /// Waits for the first complete line (or EOF); false on timeout.
+    /// Waits for the first complete line (or EOF); false on timeout. Blocks the calling thread:
+    /// from a test, `firstLine(within:)`.
     public func waitForFirstLine(seconds: Double) -> Bool { firstLine.wait(timeout: .now() + seconds) == .success }
+
+    /// Waits for the first complete line (or EOF) without holding a thread of the cooperative
+    /// pool; false on timeout.
+    public func firstLine(within seconds: Double) async -> Bool { await offPool { self.waitForFirstLine(seconds: seconds) } }
 
     /// What has been read so far.
     public var current: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 
-    /// Everything read, after EOF.
+    /// Everything read, after EOF. Blocks the calling thread: from a test, `fullText(within:)`.
     public func text(seconds: Double = 20) throws -> String {
         guard done.wait(timeout: .now() + seconds) == .success else { throw ProcessFailure("pipe not closed after \(seconds) s") }
         return lock.withLock { String(decoding: data, as: UTF8.self) }
     }
+
+    /// Everything read, after EOF, without holding a thread of the cooperative pool.
+    public func fullText(within seconds: Double = 20) async throws -> String { try await offPool { try self.text(seconds: seconds) } }
+}
+
+/// Runs `body`, which blocks (a semaphore or pipe wait, a sleep loop, a child's exit), on a
+/// thread of its own and awaits its result. Every test runs on Swift's cooperative pool, one
+/// thread per core: a blocking wait there holds a pool thread for as long as it lasts, and
+/// once every pool thread is held no other test's tasks run at all (in-process radios,
+/// sessions, their timers). On a loaded two-core machine, tests that take a second went past
+/// their one-minute limits waiting behind BLE worlds and sims starting and stopping.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { done in Thread { done.resume(with: Result { try body() }) }.start() }
+}
+
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { done in Thread { done.resume(returning: body()) }.start() }
 }
 
 /// The environment of a `meshport` a test spawns: HOME and every XDG folder inside `dir`,
@@ -66,25 +88,6 @@ public func meshportEnvironment(in dir: TempDir, _ overrides: [String: String] =
     environment["MESHPORT_RADIO"] = ""
     environment["MESHPORT_DB"] = ""
     return environment.merging(overrides) { $1 }
-}
-
-/// Runs `meshport` with `arguments` to completion, in folders of its own: exit status, stdout and stderr.
-public func runMeshport(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let home = TempDir()
-    defer { withExtendedLifetime(home) {} }   // removed only after the child has exited
-    let process = Process()
-    process.executableURL = try meshportBinary()
-    process.arguments = arguments
-    process.environment = meshportEnvironment(in: home)
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outReader = PipeReader(out.fileHandleForReading)
-    let errReader = PipeReader(err.fileHandleForReading)
-    process.waitUntilExit()
-    return (process.terminationStatus, try outReader.text(), try errReader.text())
 }
 
 /// Runs `meshport` to completion without holding a thread while it runs (for async tests
@@ -108,7 +111,7 @@ public func runMeshport(_ arguments: [String], environment: [String: String] = [
     let errReader = PipeReader(err.fileHandleForReading)
     var status: Int32 = -1
     for await s in exited.stream { status = s }
-    return (status, try outReader.text(), try errReader.text())
+    return (status, try await outReader.fullText(), try await errReader.fullText())
 }
 
 /// A temporary folder of its own per test (tests run in parallel), removed when released.
@@ -139,7 +142,9 @@ public final class SimProcess: @unchecked Sendable {
     /// What its first line announced: `tcp://HOST:PORT` or the pty's path.
     public let address: String
 
-    public init(_ arguments: [String]) throws {
+    /// Starts it and waits (at most 60 s) for the line announcing its address, without
+    /// holding a thread of the cooperative pool (see `offPool`).
+    public init(_ arguments: [String]) async throws {
         process.executableURL = try meshportBinary()
         process.arguments = ["sim"] + arguments
         process.environment = meshportEnvironment(in: home)
@@ -148,7 +153,7 @@ public final class SimProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         out = PipeReader(pipe.fileHandleForReading)
         try process.run()
-        guard out.waitForFirstLine(seconds: 60), let line = out.current.split(separator: "\n").first else {
+        guard await out.firstLine(within: 60), let line = out.current.split(separator: "\n").first else {
             process.terminate()
             throw ProcessFailure("meshport sim did not announce itself")
         }
@@ -159,18 +164,60 @@ public final class SimProcess: @unchecked Sendable {
     }
 
     deinit {
-        if !stop(process) {
-            FileHandle.standardError.write(Data("meshport sim (pid \(process.processIdentifier)) still running 20 s after SIGTERM: killed\n".utf8))
-        }
+        // Its folders go once it has exited.
+        stopInBackground(process, name: "meshport sim", keeping: home)
     }
 }
 
 /// SIGTERM, then a bounded wait; false when the process was still running after `seconds`
 /// (it is then killed). Never `waitUntilExit()` alone: on Linux it spins its run loop, burning
 /// a core, for as long as the child lives, and a child that ignores SIGTERM hangs the suite.
+/// Blocks the calling thread: from a test, `terminate(_:within:)`.
 @discardableResult
 public func stop(_ process: Process, seconds: Double = 20) -> Bool {
     process.terminate()
+    return reap(process, within: seconds)
+}
+
+/// `stop(process)` without holding a thread of the cooperative pool (see `offPool`).
+@discardableResult
+public func terminate(_ process: Process, within seconds: Double = 20) async -> Bool {
+    let child = ChildProcess(process)
+    return await offPool { stop(child.process, seconds: seconds) }
+}
+
+/// Waits until `process` has exited without holding a thread of the cooperative pool; false
+/// after `seconds`.
+@discardableResult
+public func waitForExit(_ process: Process, within seconds: Double = 20) async -> Bool {
+    let child = ChildProcess(process)
+    return await offPool { exits(child.process, within: seconds) }
+}
+
+/// `stop(process)` for a deinit: SIGTERM at once, the wait (and a SIGKILL, said on stderr) on
+/// a thread of its own. A deinit runs on whichever thread drops the last reference, in a test
+/// a thread of the cooperative pool, which must not sleep through a child's shutdown.
+/// `keeping` (the child's folders) is released only after the child has exited.
+public func stopInBackground(_ process: Process, name: String, keeping: (any Sendable)? = nil) {
+    process.terminate()
+    let child = ChildProcess(process)
+    Thread {
+        if !reap(child.process, within: 20) {
+            let pid = child.process.processIdentifier
+            FileHandle.standardError.write(Data("\(name) (pid \(pid)) still running 20 s after SIGTERM: killed\n".utf8))
+        }
+        withExtendedLifetime(keeping) {}
+    }.start()
+}
+
+/// A child handed to the thread that waits for it; only its state is read there.
+struct ChildProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
+}
+
+/// Waits up to `seconds` for a process that was sent SIGTERM, then kills it; false when it had to be killed.
+private func reap(_ process: Process, within seconds: Double) -> Bool {
     guard !exits(process, within: seconds) else { return true }
     kill(process.processIdentifier, SIGKILL)
     _ = exits(process, within: 10)

@@ -118,10 +118,28 @@ public actor MeshClient {
             await markRemoved(key)
         case .contactsFull:
             events.emit(.contactChanged(.tableFull))
-        case .sendConfirmed, .loginSuccess, .loginFail, .statusResponse, .telemetryResponse, .binaryResponse, .pathDiscoveryResponse:
+        case let .sendConfirmed(code, roundTripMs):
+            await confirmDelivery(code, roundTripMs: roundTripMs)
+        case .loginSuccess, .loginFail, .statusResponse, .telemetryResponse, .binaryResponse, .pathDiscoveryResponse:
             break   // answers the service that asked is waiting for
         default:
             events.emit(.push(push))
+        }
+    }
+
+    /// An ACK marks the stored message waiting for it delivered, whoever sent it: a Messenger
+    /// (which tracks its own too) or another client of this radio (the companion re-export),
+    /// whose messages nothing else is waiting for.
+    private func confirmDelivery(_ code: AckCode, roundTripMs: UInt32) async {
+        guard let context else { return }
+        do {
+            let before = try store.reader.message(context.radio, ackCode: code)
+            guard let before, before.status != .delivered else { return }
+            if let delivered = try await store.writer.markDelivered(context.radio, ackCode: code, roundTripMs: Int(roundTripMs)) {
+                events.emit(.messageStatus(delivered))
+            }
+        } catch {
+            events.emit(.problem("the ACK \(code) came, but marking its message delivered failed: \(error)"))
         }
     }
 

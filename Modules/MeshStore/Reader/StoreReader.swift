@@ -73,6 +73,14 @@ public struct StoreReader: Sendable {
         try database.readOne("message \(id) of radio \(radio)") { db in try MessageWrites.fetch(db, radioId: radio.rawValue, id: id)?.value }
     }
 
+    /// The outgoing message waiting for (or acknowledged by) `ackCode`.
+    public func message(_ radio: RadioID, ackCode: AckCode) throws(StoreError) -> StoredMessage? {
+        try database.readOne("message with ACK \(ackCode) of radio \(radio)") { db in
+            try MessageRecord.fetchOne(cached: db, sql: MessageRecord.selectSQL + " WHERE m.radioId = ? AND m.ackCode = ?",
+                                       arguments: [radio.rawValue, ackCode.value])?.value
+        }
+    }
+
     /// Received DMs whose sender prefix is not attached to one contact yet.
     public func unresolvedMessages(_ radio: RadioID, limit: Int = 100) throws(StoreError) -> [StoredMessage] {
         try database.readOne("unresolved messages of radio \(radio)") { db in

@@ -62,13 +62,12 @@ final class ServeProcess: @unchecked Sendable {
         return nil
     }
 
-    /// SIGTERM, and a bounded wait for the exit; SIGKILL when the graceful shutdown hangs (said
-    /// on stderr: `stop()` is where a test checks that it does not).
+    /// SIGTERM, and a bounded wait for the exit on a thread of its own (not the cooperative
+    /// pool this deinit may run on); SIGKILL when the graceful shutdown hangs (said on stderr:
+    /// `stop()` is where a test checks that it does not).
     deinit {
         guard exited.get() == nil else { return }
-        if !MeshportTestSupport.stop(process) {
-            FileHandle.standardError.write(Data("meshport serve (pid \(process.processIdentifier)) still running 20 s after SIGTERM: killed\n".utf8))
-        }
+        stopInBackground(process, name: "meshport serve")
     }
 }
 
@@ -102,7 +101,9 @@ final class ServerWorld: Sendable {
             try Data(scenario.utf8).write(to: file)
             simArguments += ["--scenario", file.path]
         }
-        sims = try (0..<count).map { n in try SimProcess(simArguments + ["--seed", "\(n + 1)"]) }
+        var sims: [SimProcess] = []
+        for n in 0..<count { sims.append(try await SimProcess(simArguments + ["--seed", "\(n + 1)"])) }
+        self.sims = sims
         var arguments = ["--db", dir.path("serve.db"), "--http", "127.0.0.1:0"]
         for sim in sims { arguments += ["--radio", sim.address] }
         for url in extraRadios { arguments += ["--radio", url] }
