@@ -29,7 +29,10 @@ extension SimHandler {
         transmitted(&s, AirPackets.text(&s, peer: recipient.publicKey, fromRadio: true, content: content, route: flood ? .flood : .direct,
                                         path: flood ? ownFloodPath(s) : recipient.outPath), at: now)
         // Out and back, each hop one packet's airtime plus the receiver's random rx delay.
-        if let node, flood || !node.dropsDirect, SimServerLogic.survives(&s, hops: hops), SimServerLogic.survives(&s, hops: hops) {
+        if let node, flood || !node.dropsDirect, !s.textsSeenByNodes.contains(ack), SimServerLogic.survives(&s, hops: hops),
+           SimServerLogic.survives(&s, hops: hops) {
+            s.textsSeenByNodes.append(ack)
+            if s.textsSeenByNodes.count > 128 { s.textsSeenByNodes.removeFirst() }
             let trip = roundTrip(&s, hops: hops, outMs: airtime, backMs: airtime, serverDelayMs: 0) + node.ackDelay
             schedule(&s, ScheduledEvent(due: now + trip, kind: .ackArrives(ack, from: recipient.publicKey, viaFlood: flood)))
         }

@@ -37,6 +37,10 @@ public struct SimRadioState: Hashable, Sendable {
     private(set) var clockBase: UInt32
     /// The last sends whose ACK can still be confirmed (oldest first).
     var expectedAcks: [ExpectedAck] = []
+    /// Texts the mesh's nodes have received from this radio, by ACK code (the same code is the
+    /// same timestamp, attempt and text: the same packet). A node drops a packet it has seen,
+    /// so a repeat is never acknowledged. The newest 128, as a node's seen-packets table.
+    var textsSeenByNodes: [AckCode] = []
     /// Things that happen later: ACKs arriving, messages coming in.
     var scheduled: [ScheduledEvent] = []
     /// The one remote request whose answer the radio still waits for (protocol.md §7.5).

@@ -53,6 +53,21 @@ import Testing
         withExtendedLifetime(sim) {}
     }
 
+    /// A radio nobody prepared (no --contacts): the contact sync takes what it holds, and the
+    /// DM check passes run after run, though a recipient drops a repeated packet (MeshSim's
+    /// nodes do, as the firmware's).
+    @Test func anUnpreparedRadioPassesRunAfterRun() async throws {
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0", "--seed", "14"])
+        for run in 1...2 {
+            let report = try await conformance([sim.address])
+            let failed = report.checks.filter { $0.result == "failed" }.map { "\($0.name): \($0.detail)" }
+            #expect(failed.isEmpty && report.passed == report.checks.count, "run \(run): \(failed)")
+            let dm = report.checks.first { $0.name == "DM with ACK" }
+            #expect(dm?.detail.contains("is now in") == true, "run \(run): \(dm?.detail ?? "no DM check")")
+        }
+        withExtendedLifetime(sim) {}
+    }
+
     @Test func meshSimOverPty() async throws {
         // A stable link path, as udev gives a radio: the reconnect check replugs the pty.
         let dir = TempDir()
