@@ -203,16 +203,18 @@ extension meshport_error {
 extension TransportError {
     /// Maps a driver's C error to the typed error.
     init(_ e: meshport_error, url: String) {
-        let message = e.text
+        // Drivers put the fix after " | ": it becomes the permission error's fix, and part of
+        // the sentence for the others.
+        let parts = e.text.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let reason = parts.first ?? ""
+        let fix = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+        let message = fix.map { "\(reason); \($0)" } ?? reason
         switch e.kind {
         case MESHPORT_ERR_LINK_LOST: self = .linkLost(url, reason: message)
         case MESHPORT_ERR_TIMEOUT: self = .timeout(url, operation: message, seconds: 0)
         case MESHPORT_ERR_REFUSED: self = .refused(url, reason: message)
         case MESHPORT_ERR_NOT_FOUND: self = .notFound(url, reason: message)
-        case MESHPORT_ERR_PERMISSION_DENIED:
-            // Drivers put the fix after " | ".
-            let parts = message.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            self = .permissionDenied(url, reason: parts[0], fix: parts.count > 1 ? parts[1] : "check the device's permissions")
+        case MESHPORT_ERR_PERMISSION_DENIED: self = .permissionDenied(url, reason: reason, fix: fix ?? "check the device's permissions")
         case MESHPORT_ERR_BUSY: self = .busy(url, reason: message)
         case MESHPORT_ERR_INVALID_URL: self = .invalidURL(url, part: url, reason: message)
         default: self = .driver(url, reason: message.isEmpty ? "unknown driver error" : message)

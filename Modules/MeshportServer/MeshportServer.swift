@@ -104,6 +104,6 @@ struct RadiosService: Service {
         }
         publisher.broadcaster.finishAll()
         let report = try await store.close()
-        logger.notice("store closed: \(report)")
+        logger.notice("store closed: \(report.description)")
     }
 }

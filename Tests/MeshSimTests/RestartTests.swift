@@ -1,5 +1,6 @@
 import MeshCodec
 import MeshConformance
+import MeshportTestSupport
 @testable import MeshSim
 import Testing
 

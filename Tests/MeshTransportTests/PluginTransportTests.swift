@@ -1,4 +1,5 @@
 import Foundation
+import MeshDriverABI
 import MeshConformance
 import Synchronization
 import Testing
@@ -142,5 +143,23 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
     @Test func badBaudIsAnInvalidURL() async throws {
         let t = try transport("serial:///dev/null?baud=123", driver: "serial")
         await #expect(throws: TransportError.self) { try await t.open() }
+    }
+}
+
+/// A driver's message carries its fix after " | " (the ABI has one text field): the host
+/// turns it into a sentence, never shows the raw separator.
+@Suite struct DriverErrorTextTests {
+    private func error(_ kind: meshport_error_kind, _ text: String) -> TransportError {
+        var e = meshport_error()
+        meshport_error_set(&e, kind, text)
+        return TransportError(e, url: "usb://0403:6001")
+    }
+
+    @Test func theFixBecomesPartOfTheSentence() {
+        let busy = error(MESHPORT_ERR_BUSY, "interface 0 is claimed by the kernel's ftdi_sio | unbind it or use serial:///dev/ttyUSB0")
+        #expect(busy.description == "usb://0403:6001 is busy: interface 0 is claimed by the kernel's ftdi_sio; unbind it or use serial:///dev/ttyUSB0")
+        let denied = error(MESHPORT_ERR_PERMISSION_DENIED, "cannot open /dev/bus/usb/001/004 | install Tools/USB/70-meshport.rules")
+        #expect(denied == .permissionDenied("usb://0403:6001", reason: "cannot open /dev/bus/usb/001/004", fix: "install Tools/USB/70-meshport.rules"))
+        #expect(!error(MESHPORT_ERR_NOT_FOUND, "no such device").description.contains("|"))
     }
 }

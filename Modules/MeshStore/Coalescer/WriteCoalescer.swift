@@ -13,10 +13,20 @@ public enum FlushReason: String, Hashable, Sendable {
 }
 
 /// What one flush wrote.
-public struct FlushReport: Hashable, Sendable {
+public struct FlushReport: Hashable, Sendable, CustomStringConvertible {
     public var reason: FlushReason
     public var radios: Int = 0
     public var writes = SampleWriteReport()
+
+    /// For the log: "wrote 12 samples of 1 radio at shutdown (3 old rows trimmed)".
+    public var description: String {
+        var text = "wrote \(writes.inserted) sample\(writes.inserted == 1 ? "" : "s") of \(radios) radio\(radios == 1 ? "" : "s") at \(reason.rawValue)"
+        var notes: [String] = []
+        if writes.trimmed > 0 { notes.append("\(writes.trimmed) old rows trimmed to the caps") }
+        if writes.skippedUnknownNodes > 0 { notes.append("\(writes.skippedUnknownNodes) of nodes that are not contacts skipped") }
+        if !notes.isEmpty { text += " (" + notes.joined(separator: ", ") + ")" }
+        return text
+    }
 }
 
 public enum FlushEvent: Hashable, Sendable {
