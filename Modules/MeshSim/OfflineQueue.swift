@@ -11,6 +11,11 @@ public struct OfflineQueue: Hashable, Sendable {
     public init(capacity: Int) { self.capacity = capacity }
 
     public var count: Int { messages.count }
+
+    /// Changes every queued message in place, order kept.
+    mutating func updateEach(_ change: (inout Response) -> Void) {
+        for i in messages.indices { change(&messages[i]) }
+    }
     public var isEmpty: Bool { messages.isEmpty }
 
     /// Queues `message`. When full, the oldest channel message or datagram makes room; if

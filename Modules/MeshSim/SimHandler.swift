@@ -44,7 +44,10 @@ public enum SimHandler {
         case .getDeviceTime:
             return [.response(.currentTime(state.deviceTime(at: now)))]
         case let .setDeviceTime(time):
-            return state.setDeviceTime(time, at: now) ? [ok] : [error(.illegalArgument)]
+            let before = state.deviceTime(at: now)
+            guard state.setDeviceTime(time, at: now) else { return [error(.illegalArgument)] }
+            state.moveMeshTimes(forwardBy: time - before)
+            return [ok]
         case let .setAdvertName(name):
             state.name = name
             return [ok]

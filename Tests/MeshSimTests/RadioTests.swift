@@ -19,6 +19,29 @@ import Glibc
         var all: [RadioFrame] { lock.withLock { frames } }
     }
 
+    /// The default mesh is built around the board's 2024 boot time; once an app sets the
+    /// clock, what the mesh gave the radio keeps its age against the new clock.
+    @Test func theMeshsTimesFollowTheClockWhenItIsSet() async throws {
+        let radio = SimRadio(state: DefaultMesh.state(seed: 3), clock: ManualSimClock())
+        let now: UInt32 = 1_795_000_000
+        func ages(_ s: SimRadioState) -> [Int64] {
+            let clock = Int64(s.deviceTime(at: .zero))
+            let queued = s.offlineQueue.messages.compactMap { m -> UInt32? in
+                switch m {
+                case let .contactMessage(c): c.senderTimestamp
+                case let .channelMessage(c): c.senderTimestamp
+                default: nil
+                }
+            }
+            return (s.contacts.contacts.flatMap { [$0.lastAdvert, $0.lastModified] } + queued).map { clock - Int64($0) }
+        }
+        let before = ages(await radio.state)
+        #expect(await radio.handle(.setDeviceTime(now)) == [.response(.ok(value: nil))])
+        let after = ages(await radio.state)
+        #expect(!after.isEmpty && after == before)
+        #expect(after.allSatisfy { $0 >= 0 && $0 < 4 * 86_400 }, "everything was heard within the last days, not years ago")
+    }
+
     @Test func sendConfirmedArrivesAfterTheSimulatedLatency() async throws {
         let clock = ManualSimClock()
         let radio = SimRadio(state: DefaultMesh.state(seed: 3), clock: clock)

@@ -126,7 +126,8 @@ import Testing
         let contacts = try await world.get("/api/radios/0/contacts").array
         let pine = try #require(contacts.first { $0["name"] as? String == "Pine" }?["key"] as? String, "\(contacts)")
         let client = try await CompanionClient(port: world.serve.companionPorts[0])
-        let prefix = try #require(KeyPrefix(Array(try #require(Hex.decode(pine)).prefix(6))))
+        let key = try #require(Hex.decode(pine))
+        let prefix = try #require(KeyPrefix(Array(key.prefix(6))))
         let message = SendTextMessage(timestamp: UInt32(Date().timeIntervalSince1970), recipient: prefix, text: "from another app")
         try client.send(try Command.sendTextMessage(message).encode())
         try await client.wait("SENT and SEND_CONFIRMED") { frames in frames.contains { $0.first == 0x06 } && frames.contains { $0.first == 0x82 } }

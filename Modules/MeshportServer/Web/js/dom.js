@@ -60,6 +60,11 @@ export function formatTime(iso) {
 }
 
 // "just now", "5 min ago", "3 h ago", "12 d ago".
+/** "direct" with no repeater between, else "1 hop", "3 hops". */
+export function formatHops(hops) {
+  return hops === 0 ? 'direct' : `${hops} hop${hops === 1 ? '' : 's'}`;
+}
+
 export function formatAgo(iso) {
   if (!iso) return 'never';
   const seconds = (Date.now() - new Date(iso)) / 1000;

@@ -1,7 +1,7 @@
 // Contacts: search by name or key prefix, filter by type and favourites; a contact's details
 // (key, path, last advert, position) with what can be done with it.
 import { get, query } from '../api.js';
-import { h, replace, formatAgo, debounce, typeLabel, shortKey } from '../dom.js';
+import { h, replace, formatAgo, formatHops, debounce, typeLabel, shortKey } from '../dom.js';
 import { pathText } from './conversation.js';
 
 const PAGE = 200;
@@ -57,7 +57,7 @@ export function mount(app, container, name, params) {
         h('span', { class: `avatar ${c.type}`, 'aria-hidden': 'true' }, typeGlyph(c.type)),
         h('span', { class: 'chat-main' },
           h('span', { class: 'chat-name' }, c.favourite ? '★ ' : '', c.name || shortKey(c.key)),
-          h('span', { class: 'chat-preview' }, `${typeLabel(c.type)} · ${c.path?.flood ? 'flood' : `${c.path?.hops ?? 0} hops`} · heard ${formatAgo(c.lastAdvert)}`)),
+          h('span', { class: 'chat-preview' }, `${typeLabel(c.type)} · ${c.path?.flood ? 'flood' : formatHops(c.path?.hops ?? 0)} · heard ${formatAgo(c.lastAdvert)}`)),
         c.unread ? h('span', { class: 'badge' }, c.unread) : null))), more);
   }
 

@@ -1,7 +1,7 @@
 // One conversation (a DM thread or a channel): messages oldest to newest with "load older"
 // paging, delivery status that follows messageStatus events, and the composer.
 import { get, post, query } from '../api.js';
-import { h, replace, formatTime, formatDuration, debounce, shortKey } from '../dom.js';
+import { h, replace, formatTime, formatDuration, formatHops, debounce, shortKey } from '../dom.js';
 
 const PAGE = 50;
 
@@ -208,7 +208,7 @@ export function pathText(contact) {
   if (!contact?.path) return '';
   if (contact.path.flood) return 'no known route: messages go flood';
   const hops = contact.path.hops ?? 0;
-  return hops === 0 ? 'direct (heard with no repeater)' : `${hops} hop${hops === 1 ? '' : 's'} via ${contact.path.bytes}`;
+  return hops === 0 ? 'direct (heard with no repeater)' : `${formatHops(hops)} via ${contact.path.bytes}`;
 }
 
 function renderMessage(conversation, m) {
@@ -218,7 +218,7 @@ function renderMessage(conversation, m) {
     meta.append(h('span', { class: `status ${m.status}`, title: statusText(m) }, statusIcon(m.status), ' ', statusText(m)));
     if (m.heardRepeats) meta.append(h('span', { class: 'repeats' }, `heard ${m.heardRepeats} repeat${m.heardRepeats === 1 ? '' : 's'}`));
   } else {
-    if (m.hops !== undefined) meta.append(h('span', {}, m.hops === 0 ? 'direct' : `${m.hops} hop${m.hops === 1 ? '' : 's'}`));
+    if (m.hops !== undefined) meta.append(h('span', {}, formatHops(m.hops)));
     if (m.snr !== undefined) meta.append(h('span', {}, `SNR ${m.snr} dB`));
   }
   const sender = !out && m.conversation.kind === 'channel'
