@@ -58,6 +58,28 @@ import Testing
         }
     }
 
+    /// `radio` takes the apps' regional presets by id or name; anything else stays an error
+    /// that lists the forms it takes.
+    @Test func radioTakesARegionalPreset() async throws {
+        #expect(Set(RadioPreset.all.map(\.id)).count == RadioPreset.all.count, "ids are unique")
+        #expect(RadioPreset.named("eu-uk-narrow")?.name == "EU/UK (Narrow)" && RadioPreset.named("usa/canada (recommended)")?.id == "usa-canada-recommended")
+        try await ServiceHarness.with { h in
+            let settings = SettingsService(context: h.context)
+            let change = try await settings.set("radio", "eu-uk-narrow")
+            #expect(change.after == "869.618,62.5,8,8")
+            try await settings.set("radio", "USA/Canada (Recommended)")
+            #expect(try await settings.current().radio == RadioParams(frequencyKHz: 910_525, bandwidthHz: 62_500, spreadingFactor: 7, codingRate: 5))
+            do {
+                try await settings.set("radio", "mars")
+                Issue.record("an unknown preset was accepted")
+            } catch let error as SettingsError {
+                #expect("\(error)".contains("meshport presets"), "\(error)")
+            }
+            let radio = try #require(SettingsService.settings.first { $0.name == "radio" })
+            #expect(radio.choices.contains(SettingChoice(value: "869.618,62.5,8,8", label: "EU/UK (Narrow)")))
+        }
+    }
+
     @Test func typedSettersReportBeforeAndAfter() async throws {
         try await ServiceHarness.with { h in
             let settings = SettingsService(context: h.context)

@@ -43,6 +43,16 @@ import Testing
         #expect(still.out == "on\n", "\(still.out) \(still.err)")
     }
 
+    @Test func radioPresetsAreListedAndSetByName() async throws {
+        let world = try await CLIWorld(.tcp)
+        let list = try await world.run(["presets", "--json"], radio: false)
+        let presets = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]], "\(list.err)")
+        let eu = try #require(presets.first { $0["id"] as? String == "eu-uk-narrow" })
+        #expect(eu["name"] as? String == "EU/UK (Narrow)" && eu["frequencyMHz"] as? Double == 869.618 && eu["codingRate"] as? Int == 8)
+        let set = try await world.run(["set", "radio", "eu-uk-narrow"])
+        #expect(set.status == 0 && set.out.hasSuffix("-> 869.618,62.5,8,8\n"), "\(set.out) \(set.err)")
+    }
+
     @Test func clockSync() async throws {
         let world = try await CLIWorld(.tcp)
         let time = try await world.json(["time", "sync"])

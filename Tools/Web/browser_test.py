@@ -227,6 +227,18 @@ def settings(s, servers):
     expect(servers.api("/api/radios/0/settings/sf")["value"] == "10", "the bad value reached the radio")
 
 
+@check("a regional preset fills the radio field and is written")
+def radio_preset(s, servers):
+    s.go("settings")
+    menu = s.find(".setting[data-name='radio'] select.presets")
+    Select(menu).select_by_visible_text("EU/UK (Narrow)")
+    field = s.find(".setting[data-name='radio'] input")
+    expect(field.get_attribute("value") == "869.618,62.5,8,8", f"the field shows {field.get_attribute('value')!r}")
+    s.click(".setting[data-name='radio'] button")
+    s.find(".setting[data-name='radio'] .result.ok", "869.618,62.5,8,8")
+    expect(servers.api("/api/radios/0/settings/radio")["value"] == "869.618,62.5,8,8", "the radio does not report the preset")
+
+
 @check("search finds messages and opens their conversation")
 def search(s, servers):
     s.go("search")

@@ -9,6 +9,19 @@ public struct SettingDescriptor: Hashable, Sendable {
     public let range: String
     public let summary: String
     public let isWritable: Bool
+    /// Values offered by name (radio: the regional presets); any other value in `range` is fine too.
+    public let choices: [SettingChoice]
+}
+
+/// A value a setting offers by name.
+public struct SettingChoice: Hashable, Sendable {
+    public let value: String
+    public let label: String
+
+    public init(value: String, label: String) {
+        self.value = value
+        self.label = label
+    }
 }
 
 /// A setting by name: how to show it from `RadioSettings`, and how to parse and set it.
@@ -19,8 +32,9 @@ struct SettingEntry: Sendable {
     let read: @Sendable (RadioSettings) -> String?
     let write: Write?
 
-    init(_ name: String, _ type: String, _ range: String, _ summary: String, read: @escaping @Sendable (RadioSettings) -> String?, write: Write? = nil) {
-        descriptor = SettingDescriptor(name: name, type: type, range: range, summary: summary, isWritable: write != nil)
+    init(_ name: String, _ type: String, _ range: String, _ summary: String, choices: [SettingChoice] = [],
+         read: @escaping @Sendable (RadioSettings) -> String?, write: Write? = nil) {
+        descriptor = SettingDescriptor(name: name, type: type, range: range, summary: summary, isWritable: write != nil, choices: choices)
         self.read = read
         self.write = write
     }
@@ -37,7 +51,10 @@ enum SettingsCatalog {
             guard !v.isEmpty, v.utf8.count <= 31 else { throw SettingsError.outOfRange(setting: "name", value: v, range: "1-31 bytes of UTF-8") }
             return try await svc.setName(v)
         },
-        SettingEntry("radio", "list", "freq MHz,bw kHz,sf,cr e.g. 869.525,250,11,5", "LoRa parameters", read: { SettingFormat.radio($0.radio) }) { svc, v in
+        SettingEntry("radio", "list", "a regional preset (`meshport presets`), or freq MHz,bw kHz,sf,cr e.g. 869.618,62.5,8,8", "LoRa parameters",
+                     choices: RadioPreset.all.map { SettingChoice(value: $0.values, label: $0.name) },
+                     read: { SettingFormat.radio($0.radio) }) { svc, v in
+            if let preset = RadioPreset.named(v) { return try await svc.setRadioParams(preset.params, as: "radio") }
             let parts = v.split(separator: ",").map(String.init)
             guard parts.count == 4, let f = SettingFormat.parseMilli(parts[0]), let b = SettingFormat.parseMilli(parts[1]),
                   let sf = UInt8(parts[2].trimmingCharacters(in: .whitespaces)), let cr = UInt8(parts[3].trimmingCharacters(in: .whitespaces)) else {

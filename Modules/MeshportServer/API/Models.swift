@@ -375,12 +375,28 @@ struct StatsHistoryJSON: Encodable, Sendable {
 }
 
 struct SettingJSON: Encodable, Sendable {
+    struct Choice: Encodable, Sendable {
+        var value: String
+        var label: String
+    }
+
     var name: String
     var type: String
     var range: String
     var summary: String
     var writable: Bool
     var value: String?
+    var choices: [Choice]?
+
+    init(_ d: SettingDescriptor, value: String?) {
+        name = d.name
+        type = d.type
+        range = d.range
+        summary = d.summary
+        writable = d.isWritable
+        self.value = value
+        choices = d.choices.isEmpty ? nil : d.choices.map { Choice(value: $0.value, label: $0.label) }
+    }
 }
 
 struct SettingChangeJSON: Encodable, Sendable {

@@ -11,9 +11,7 @@ extension Served {
         r.get("/settings") { _, context in
             let settings = SettingsService(context: try await self.radio(context).ready())
             let values = Dictionary(try await api { try await settings.all() }.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
-            return try self.json(SettingsService.settings.map {
-                SettingJSON(name: $0.name, type: $0.type, range: $0.range, summary: $0.summary, writable: $0.isWritable, value: values[$0.name])
-            })
+            return try self.json(SettingsService.settings.map { SettingJSON($0, value: values[$0.name]) })
         }
         r.get("/settings/:name") { _, context in
             let name = context.parameters.get("name") ?? ""
@@ -22,8 +20,7 @@ extension Served {
             }
             let settings = SettingsService(context: try await self.radio(context).ready())
             let value = try await api { try await settings.get(name) }
-            return try self.json(SettingJSON(name: descriptor.name, type: descriptor.type, range: descriptor.range, summary: descriptor.summary,
-                                             writable: descriptor.isWritable, value: value))
+            return try self.json(SettingJSON(descriptor, value: value))
         }
         r.put("/settings/:name") { request, context in
             let name = context.parameters.get("name") ?? ""

@@ -41,9 +41,18 @@ export function mount(app, container) {
     const input = h('input', { id, name: setting.name, value: setting.value ?? '', readonly: !setting.writable, autocomplete: 'off', spellcheck: 'false' });
     const result = h('p', { class: 'result', role: 'status', id: `${id}-result` });
     const save = h('button', { type: 'button', class: 'small', hidden: !setting.writable, 'aria-label': `Save ${setting.name}` }, 'Save');
+    // Values offered by name (radio: the regional presets): choosing one fills the field,
+    // which stays editable for any other value. Several presets share values: the first shows.
+    const current = setting.choices?.find((c) => c.value === setting.value);
+    const presets = setting.writable && setting.choices ? h('select', { 'aria-label': `${setting.name} presets`, class: 'presets' },
+      h('option', { value: '' }, 'Preset…'),
+      setting.choices.map((c) => h('option', { value: c.value, selected: c === current }, c.label))) : null;
+    presets?.addEventListener('change', () => {
+      if (presets.value) input.value = presets.value;
+    });
     const row = h('div', { class: 'setting', dataset: { name: setting.name } },
       h('label', { for: id }, h('span', { class: 'setting-name' }, setting.name), h('span', { class: 'muted' }, ` ${setting.summary}`)),
-      h('div', { class: 'setting-edit' }, input, save),
+      h('div', { class: 'setting-edit' }, presets, input, save),
       h('p', { class: 'hint' }, setting.range), result);
     const write = async () => {
       if (!setting.writable) return;
