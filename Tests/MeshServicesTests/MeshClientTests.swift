@@ -31,25 +31,25 @@ import Testing
         let first = try h.client()
         try await first.connect()
         try await first.disconnect()
-        let second = try h.client()
-        let events = second.events.subscribe()
-        try await second.connect()
-        let synced = await firstEvent(events) { e -> Int? in
-            if case let .syncProgress(.contacts(received, total)) = e, total > 0 { received } else { nil }
-        }
-        #expect(synced == 0, "nothing changed since the stored watermark")
+        #expect(try await contactsSynced(connecting: h) == 0, "nothing changed since the stored watermark")
         #expect(try h.store.reader.contactCount(await h.radioID) == DefaultMesh.nodeCount)
         // Nothing listed: END_OF_CONTACTS said 0, and the watermark stays where it was.
         let watermark = try #require(try h.store.reader.radio(await h.radioID)).contactsLastmod
-        try await second.disconnect()
-        let third = try h.client()
-        let thirdEvents = third.events.subscribe()
-        try await third.connect()
-        let total = await firstEvent(thirdEvents) { e -> Int? in
+        let third = try await contactsSynced(connecting: h)
+        #expect(third == 0, "the third connect downloaded \(third ?? -1) contacts again")
+        #expect(try h.store.reader.radio(await h.radioID)?.contactsLastmod == watermark && watermark > 0)
+    }
+
+    /// Connects a new client and disconnects it: how many contacts its sync brought.
+    private func contactsSynced(connecting h: ClientHarness) async throws -> Int? {
+        let client = try h.client()
+        let events = client.events.subscribe()
+        try await client.connect()
+        let synced = await firstEvent(events) { e -> Int? in
             if case let .syncProgress(.contacts(received, total)) = e, total > 0 { received } else { nil }
         }
-        #expect(total == 0, "the third connect downloaded \(total ?? -1) contacts again")
-        #expect(try h.store.reader.radio(await h.radioID)?.contactsLastmod == watermark && watermark > 0)
+        try await client.disconnect()
+        return synced
     }
 
     /// A contact the radio holds but never lists (lastmod 0) is not taken for removed.
