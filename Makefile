@@ -5,10 +5,11 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PY := .venv/bin/python
 SECONDS ?= 60
-# qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh).
+# qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh);
+# gcc: its Bluetooth bridge (Tools/USB/vhci-bridge.c, static).
 # chromium and chromium-driver: the web UI's browser tests (Tools/Web).
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
-	chromium chromium-driver
+	gcc chromium chromium-driver
 
 .PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench clean
 
@@ -55,8 +56,9 @@ test: deps venv
 test-swift: deps
 	$(SWIFT) test --parallel
 
-# The usb:// driver's conformance suite in a QEMU guest, over FTDI and CDC-ACM (Docs/usb.md).
-test-usb: deps
+# The usb:// driver's conformance suite in a QEMU guest (Docs/usb.md), and ble:// on the guest
+# kernel's hci0, its controller the emulated BLE world (Docs/ble.md).
+test-usb: deps venv
 	Tools/USB/test-usb.sh
 
 # The web UI in headless chromium against meshport serve on MeshSim; screenshots in artifacts/web.

@@ -133,10 +133,12 @@ var targets: [Target] = [
     .target(name: "MeshUSB", dependencies: ["CLibUSB", "CUSBFS", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
     .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
     .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshTransport", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
-    // The conformance suite over usb:// inside a QEMU guest (Tools/USB): the driver is linked in,
-    // since a static executable cannot dlopen a Swift plugin.
+    // The conformance suite over usb:// and ble:// (the guest kernel's own hci0) inside a QEMU
+    // guest (Tools/USB): the drivers are linked in, since a static executable cannot dlopen a
+    // Swift plugin.
     .executableTarget(
-        name: "MeshportUSBGuest", dependencies: ["MeshUSB", "MeshSerial", "MeshDriverKit", "MeshConformance", "MeshTransport"],
+        name: "MeshportGuest",
+        dependencies: ["MeshUSB", "MeshSerial", "MeshportDriverBLE", "MeshBLE", "CBluetooth", "MeshDriverKit", "MeshConformance", "MeshTransport"],
         path: "Tools/USB/Guest", swiftSettings: strict),
     // The local server (`meshport serve`): HTTP and WebSocket API on Hummingbird, the companion
     // protocol re-exported over TCP, static files of the web UI from Web/.

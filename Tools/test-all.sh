@@ -99,8 +99,9 @@ summed "web UI" web Tools/Web/run.sh
 
 # 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232, CDC-ACM, CP2102
 # and CH340 radios modelled on the host (usbredir), and a CDC-ACM gadget, each with an unplug
-# (Tools/USB/test-usb.sh, Docs/usb.md).
-stage "USB in a QEMU guest"
+# (Tools/USB/test-usb.sh, Docs/usb.md); and ble:// on the guest kernel's hci0 through the HCI
+# user channel, its controller the emulated BLE world (Docs/ble.md).
+stage "USB and BLE in a QEMU guest"
 summed "USB" usb Tools/USB/test-usb.sh
 
 # 5. Fuzz the framer and decoders.

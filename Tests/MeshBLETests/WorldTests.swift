@@ -211,6 +211,11 @@ import Testing
     @Test func userChannelErrorsSayWhatToRun() {
         let busy = HCIUserChannel.failure(EBUSY, adapter: 0, spec: "hci0")
         #expect(busy.kind == .busy && busy.description.contains("sudo btmgmt --index 0 power off"))
+        // Busy and not listed by the management interface: another program holds the user channel.
+        let held = HCIUserChannel.failure(EBUSY, adapter: 0, spec: "hci0", managed: false)
+        #expect(held.kind == .busy && held.description.contains("another program") && !held.description.contains("btmgmt"))
+        #expect(HCIUserChannel.failure(EBUSY, adapter: 0, spec: "hci0", managed: true).description.contains("in use by BlueZ"))
+        #expect(HCIUserChannel.failure(EUSERS, adapter: 0, spec: "hci0").description.contains("another program"))
         let denied = HCIUserChannel.failure(EPERM, adapter: 1, spec: "hci1")
         #expect(denied.kind == .permissionDenied && denied.description.contains("setcap cap_net_admin+ep"))
         #expect(HCIUserChannel.failure(ENODEV, adapter: 3, spec: "usb:3").description.contains("no adapter hci3"))

@@ -1,15 +1,27 @@
 #!/bin/busybox sh
-# /init of the test VM: set up the USB serial device(s), run /opt/test/.run, power off.
+# /init of the test VM: set up the USB serial device(s) or the Bluetooth adapter, run
+# /opt/test/.run, power off.
 # Program stdout -> ttyS1 (raw), stderr and these messages -> console (ttyS0).
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin HOME=/tmp
 mount -t proc proc /proc; mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
 echo /bin/modprobe > /proc/sys/kernel/modprobe   # used by the kernel to autoload modules
+ip link set lo up   # Foundation wants loopback (CFSocket's wakeup sockets, for Process)
 arg() { sed -n "s/.*usbvm\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 finish() { echo "USBVM-EXIT $1"; poweroff -f; }
 wait_for() { for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
              echo "USBVM-ERROR $1 did not appear"; finish 125; }
+# Without a new process: the acm watch below runs 20 times a second per device, and forks
+# (a command substitution, a `sleep`) cost the one-CPU guest the benchmark measures in.
+host_connected() {  # VPORT: sets connected=1 while QEMU is connected to the port's host side
+    connected=1
+    while read -r key value; do [ "$key" = host_connected: ] && connected=$value; done \
+        < /sys/kernel/debug/virtio-ports/$1
+}
+wait_host() {  # VPORT: QEMU connects to the host's server in the background: wait until it has
+    for _ in $(seq 100); do host_connected $1; [ "$connected" = 1 ] && return 0; sleep 0.1; done
+}
 
 DEVICES=$(arg devices); DEVICES=${DEVICES:-1}
 case $(arg mode) in
@@ -26,14 +38,7 @@ acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged 
     mount -t configfs none /sys/kernel/config
     modprobe virtio_pci; modprobe virtio_console
     mount -t debugfs none /sys/kernel/debug
-    # Both without a new process: the watch below runs 20 times a second per device, and forks
-    # (a command substitution, a `sleep`) cost the one-CPU guest the benchmark measures in.
-    host_connected() {  # VPORT: sets connected=1 while QEMU is connected to the port's host side
-        connected=1
-        while read -r key value; do [ "$key" = host_connected: ] && connected=$value; done \
-            < /sys/kernel/debug/virtio-ports/$1
-    }
-    mkfifo /tmp/never; exec 9<>/tmp/never   # never written: `read -t` on it just waits
+    mkfifo /tmp/never; exec 9<>/tmp/never   # never written: `read -t` on it just waits (no fork)
     pause() { read -t "$1" _ <&9; }
     i=0
     while [ $i -lt "$DEVICES" ]; do
@@ -49,8 +54,7 @@ acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged 
         echo "$UDC" > $G/UDC
         VPORT=vport0p$((i + 1))
         wait_for /dev/ttyGS$i; wait_for /dev/$VPORT
-        # QEMU connects to the simulator in the background: the test starts once it has.
-        for _ in $(seq 100); do host_connected $VPORT; [ "$connected" = 1 ] && break; sleep 0.1; done
+        wait_host $VPORT   # the test starts once QEMU is connected to the simulator
         # A radio that resets leaves the bus: while the simulator has dropped the link (the host
         # side of the virtio port is disconnected, until QEMU reconnects), the gadget is
         # unplugged, as QEMU detaches its emulated FTDI adapter in that mode.
@@ -70,6 +74,13 @@ acm)    # CDC-ACM gadgets on dummy_hcd (one UDC each); each tty side is bridged 
         i=$((i + 1))
     done
     wait_for /dev/ttyACM$((DEVICES - 1)) ;;
+ble)    # hci0: the controller is on the host (H4 over TCP) behind a virtio port; vhci-bridge
+        # registers it with the kernel through /dev/vhci, waits until the kernel has set it up,
+        # leaves it down (free for the HCI user channel) and bridges on in the background.
+    modprobe virtio_pci; modprobe virtio_console; modprobe bluetooth; modprobe hci_vhci
+    mount -t debugfs none /sys/kernel/debug
+    wait_for /dev/vport0p1; wait_for /dev/vhci; wait_host vport0p1
+    vhci-bridge /dev/vport0p1 > /dev/null || { echo "USBVM-ERROR no Bluetooth adapter"; finish 125; } ;;
 esac
 
 exec 7>/dev/ttyS1; stty -F /dev/ttyS1 raw -echo   # raw: no \n -> \r\n on stdout

@@ -2,12 +2,16 @@
 # Run a Linux x86_64 executable inside a QEMU guest that has a USB serial device whose
 # serial data goes to a TCP server on the host (127.0.0.1:PORT, must already listen).
 # PORT,PORT2 gives the guest two identical devices, each with its own server.
+# With -b the guest has a Bluetooth adapter instead: hci0, whose controller is an H4 server on
+# the host (Tools/BLE/world.py), joined through a virtio port and /dev/vhci (vhci-bridge.c).
 #
 #   run-in-vm.sh [options] PORT[,PORT2] EXECUTABLE [ARGS...]
 #     -a           CDC-ACM mode: in-guest gadget (dummy_hcd + configfs acm) instead of
 #                  the emulated FTDI FT232 (0403:6001)
 #     -r CHIP      a radio modelled on the host (Radio/radio.py: cdc-acm, cp210x or ch341),
 #                  attached through QEMU's usb-redir, instead of the emulated FTDI FT232
+#     -b           Bluetooth mode: PORT is a controller's H4 TCP port; the guest kernel gets it
+#                  as hci0 (bluetooth, hci_vhci), down and free for the HCI user channel
 #     -i VID:PID   USB ids of the CDC-ACM gadget (hex, default 0525:a4a7)
 #     -f FILE      extra file copied next to the executable (repeatable; ELF deps too)
 #     -e VAR=VAL   environment variable for the executable (repeatable)
@@ -23,13 +27,13 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 MODE=ftdi CHIP= VIDPID=0525:a4a7 TIMEOUT=300 VERBOSE=0 FILES=() ENVS=()
-while getopts "ar:i:f:e:t:v" o; do case $o in
-    a) MODE=acm;; r) MODE=redir CHIP=$OPTARG;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
-    t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,24s/^# \{0,1\}//p' "$0" >&2; exit 2;;
+while getopts "abr:i:f:e:t:v" o; do case $o in
+    a) MODE=acm;; b) MODE=ble;; r) MODE=redir CHIP=$OPTARG;; i) VIDPID=$OPTARG;; f) FILES+=("$OPTARG");; e) ENVS+=("$OPTARG");;
+    t) TIMEOUT=$OPTARG;; v) VERBOSE=1;; *) sed -n '2,28s/^# \{0,1\}//p' "$0" >&2; exit 2;;
 esac; done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,24s/^# \{0,1\}//p' "$0" >&2; exit 2; }
-case $MODE:$CHIP in redir:cdc-acm|redir:cp210x|redir:ch341|ftdi:|acm:) ;;
+[ $# -ge 2 ] || { sed -n '2,28s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+case $MODE:$CHIP in redir:cdc-acm|redir:cp210x|redir:ch341|ftdi:|acm:|ble:) ;;
 *) echo "usb-vm: -r takes cdc-acm, cp210x or ch341 (got '$CHIP')" >&2; exit 2;; esac
 PORT=$1 EXE=$2; shift 2
 CACHE=${USBVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/usb-vm}
@@ -67,7 +71,7 @@ if [ ! -e "$BASE" ] || [ "$HERE/guest-init.sh" -nt "$BASE" ] || [ "$0" -nt "$BAS
     cp /bin/busybox "$S/bin/"; install -m755 "$HERE/guest-init.sh" "$S/init"
     KM=$KDIR/root/lib/modules/$KVER
     for m in xhci_pci ftdi_sio cp210x ch341 cdc_acm dummy_hcd libcomposite usb_f_acm usb_f_fs \
-             virtio_pci virtio_console; do
+             virtio_pci virtio_console bluetooth hci_vhci; do
         line=$(grep -E "/${m//_/[-_]}\.ko[^:]*:" "$KM/modules.dep")
         for f in ${line%%:*} ${line#*:}; do install -D -m644 "$KM/$f" "$S/lib/modules/$KVER/$f"; done
     done
@@ -88,6 +92,15 @@ for f in "${FILES[@]}"; do
     if head -c4 "$f" | grep -q ELF; then copy_elf "$f" "/opt/test/$(basename "$f")" "$A"
     else cp -L "$f" "$A/opt/test/"; fi
 done
+if [ $MODE = ble ]; then   # the guest's /dev/vhci <-> virtio port bridge: static, the guest has no libc
+    BRIDGE=$CACHE/vhci-bridge
+    if [ ! -x "$BRIDGE" ] || [ "$HERE/vhci-bridge.c" -nt "$BRIDGE" ]; then
+        ${CC:-gcc} -static -O2 -Wall -o "$BRIDGE.$$" "$HERE/vhci-bridge.c" ||
+            { echo "usb-vm: cannot build vhci-bridge.c (gcc and libc6-dev)" >&2; exit 125; }
+        mv "$BRIDGE.$$" "$BRIDGE"
+    fi
+    mkdir -p "$A/bin"; cp "$BRIDGE" "$A/bin/vhci-bridge"
+fi
 {   for e in "${ENVS[@]}"; do printf 'export %q\n' "$e"; done
     printf 'exec ./%q' "$NAME"; printf ' %q' "$@"; echo
 } > "$A/opt/test/.run"
@@ -99,7 +112,8 @@ cat "$BASE" "$T/app.cpio" > "$T/initrd"
 # second later; meanwhile the emulated FTDI adapter is detached, as an unplugged one is.
 IFS=, read -r -a PORTS <<< "$PORT"
 [ ${#PORTS[@]} -le 2 ] || { echo "usb-vm: at most two devices (PORT,PORT2)" >&2; exit 2; }
-if [ $MODE = acm ]; then DEV=(-device virtio-serial-pci); else DEV=(-device qemu-xhci,id=xhci); fi
+[ $MODE != ble ] || [ ${#PORTS[@]} -eq 1 ] || { echo "usb-vm: -b takes one controller port" >&2; exit 2; }
+case $MODE in acm|ble) DEV=(-device virtio-serial-pci);; *) DEV=(-device qemu-xhci,id=xhci);; esac
 RADIOS=()
 trap 'for p in "${RADIOS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 for i in "${!PORTS[@]}"; do
@@ -114,14 +128,15 @@ for i in "${!PORTS[@]}"; do
         done
         [ -n "$CPORT" ] || { echo "usb-vm: Radio/radio.py did not start" >&2; cat "$T/radio$i.err" >&2; exit 125; }
     fi
-    # nodelay: usbredir sends many small packets; Nagle against the peer's delayed ACK holds
-    # each one up to 40 ms.
-    NODELAY=; [ $MODE = redir ] && NODELAY=,nodelay=on
+    # nodelay: usbredir and HCI send many small packets; Nagle against the peer's delayed ACK
+    # holds each one up to 40 ms.
+    NODELAY=; case $MODE in redir|ble) NODELAY=,nodelay=on;; esac
     DEV+=(-chardev "socket,id=dev$i,host=127.0.0.1,port=$CPORT,reconnect=1$NODELAY")
     case $MODE in
     ftdi) DEV+=(-device usb-serial,bus=xhci.0,chardev=dev$i) ;;
     redir) DEV+=(-device usb-redir,bus=xhci.0,chardev=dev$i) ;;
     acm) DEV+=(-device virtserialport,chardev=dev$i,name=acm$i) ;;
+    ble) DEV+=(-device virtserialport,chardev=dev$i,name=hci$i) ;;
     esac
 done
 : > "$T/console"; : > "$T/stdout"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # In the QEMU guest (busybox sh), with two identical USB serial devices: the same echo
 # workload through the kernel's tty driver on one and through usb:// on the other, with
-# round trips interleaved in one process (MeshportUSBGuest bench), so both paths meet the
+# round trips interleaved in one process (MeshportGuest bench), so both paths meet the
 # same moments of a noisy host. The devices swap roles every round. One JSON line per path
 # and round on stdout.
 #   guest-bench.sh VID:PID [ROUNDS]
@@ -30,6 +30,6 @@ while [ "$i" -lt "$rounds" ]; do
     if [ $((i % 2)) = 0 ]; then pick='NR == 1'; other='NR == 2'; else pick='NR == 2'; other='NR == 1'; fi
     tty=$(ttys | awk "$pick { print \$1 }")
     serial=$(ttys | awk "$other { print \$2 }")
-    ./MeshportUSBGuest bench "serial:///dev/$tty" "usb://$vidpid?serial=$serial" || exit 1
+    ./MeshportGuest bench "serial:///dev/$tty" "usb://$vidpid?serial=$serial" || exit 1
     i=$((i + 1))
 done

@@ -20,9 +20,9 @@ trap 'stop_sim; rm -rf "$work"' EXIT
 
 Tools/release.sh --product meshport >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 sim="$(Tools/release.sh --show-bin-path)/meshport"
-swift build -c release --scratch-path .build-usb --static-swift-stdlib --product MeshportUSBGuest >"$work/guest.log" 2>&1 ||
+swift build -c release --scratch-path .build-usb --static-swift-stdlib --product MeshportGuest >"$work/guest.log" 2>&1 ||
     { tail -30 "$work/guest.log"; exit 1; }
-guest=".build-usb/release/MeshportUSBGuest"
+guest=".build-usb/release/MeshportGuest"
 
 # measure NAME CPUS VID:PID [run-in-vm options]
 measure() {

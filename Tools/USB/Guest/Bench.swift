@@ -66,13 +66,8 @@ final class BenchPath {
                 return frame
             }
         }
-        throw BenchFailure("\(url) ended")
+        throw GuestFailure("\(url) ended")
     }
-}
-
-struct BenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Ends the program when no echo arrived for `seconds`: a lost frame must fail the run, not
@@ -94,7 +89,7 @@ final class Watchdog: @unchecked Sendable {
                 last = now
                 if quiet >= seconds && !stopped.load(ordering: .acquiring) {
                     let url = waiting.withLock { $0 }
-                    FileHandle.standardError.write(Data("MeshportUSBGuest: no echo for \(seconds) s on \(url) after \(now) echoes on all paths\n".utf8))
+                    FileHandle.standardError.write(Data("MeshportGuest: no echo for \(seconds) s on \(url) after \(now) echoes on all paths\n".utf8))
                     exit(3)
                 }
             }

@@ -56,9 +56,17 @@ public func openHCITransport(_ spec: String) throws(HCITransportError) -> any HC
         }
         return try H4UARTTransport.open(path: path, baud: baud, spec: spec)
     }
-    for prefix in ["hci:", "usb:", "hci"] where spec.hasPrefix(prefix) {
-        guard let index = UInt16(spec.dropFirst(prefix.count)) else { break }
+    if let index = userChannelAdapter(spec) {
         return try HCIUserChannel.open(adapter: index, spec: spec)
     }
     throw HCITransportError(.invalidSpec, "hci=\(spec) names no controller: use hci0 (BlueZ adapter 0 through the HCI user channel), tcp:HOST:PORT (an H4 emulator) or uart:/dev/ttyUSB1 (a serial HCI controller)")
+}
+
+/// The kernel adapter a `hci=` value takes through the HCI user channel: 0 for `hci0`, `hci:0` or
+/// `usb:0`; nil for any other controller.
+public func userChannelAdapter(_ spec: String) -> UInt16? {
+    for prefix in ["hci:", "usb:", "hci"] where spec.hasPrefix(prefix) {
+        return UInt16(spec.dropFirst(prefix.count))
+    }
+    return nil
 }
