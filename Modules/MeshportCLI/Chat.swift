@@ -46,8 +46,14 @@ actor ChatSession {
     let messenger: Messenger
     private var target: ChatTarget
     private var done = false
+    /// Taken before the history is read: a message drained meanwhile (MSG_WAITING during the
+    /// connect) is in one or the other, never lost between them.
+    private let events: AsyncStream<ClientEvent>
+    /// Messages the history showed, not shown again when their event follows.
+    private var shown: Set<Int64> = []
 
     init(radio: Connected, messenger: Messenger, history: Int, json: Bool) {
+        events = radio.client.events.subscribe()
         self.radio = radio
         self.line = EventLine.reading(radio)
         self.history = history
@@ -66,7 +72,7 @@ actor ChatSession {
 
     /// Typed lines and arriving events, one at a time, until /quit or end of input.
     func loop(input: AsyncStream<String>) async throws {
-        let events = radio.client.events.subscribe()
+        let events = events
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { for await event in events { await self.show(event) } }
             group.addTask {
@@ -128,7 +134,10 @@ actor ChatSession {
     private func showHistory() async throws {
         guard history > 0 else { return }
         let page = try radio.store.reader.timeline(radio.context.radio, target.conversation, limit: history)
-        for message in page.messages.reversed() { Output.emit(line.message(message)) }
+        for message in page.messages.reversed() {
+            shown.insert(message.id)
+            Output.emit(line.message(message))
+        }
         try await radio.store.writer.markRead(radio.context.radio, target.conversation)
     }
 
@@ -146,6 +155,7 @@ actor ChatSession {
     }
 
     private func show(_ event: ClientEvent) {
+        if case let .messageReceived(m) = event, shown.contains(m.id) { return }
         if json {
             // Scripts driving chat read every event as a JSON line.
             if let object = line.json(event) {

@@ -27,6 +27,21 @@ import Testing
         #expect(await chat.waitForExit() == 0, "\(chat.text)")
     }
 
+    /// DMs arriving while chat connects, reads its history and starts listening: each one is
+    /// shown once, in the history or live, none lost between the two.
+    @Test func messagesArrivingWhileChatStartsAreEachShownOnce() async throws {
+        let burst = (1...12).map { #"{"at": \#(0.25 * Double($0)), "dm": {"from": "a", "text": "burst \#($0) end"}}"# }
+        let scenario = #"{"nodes": [{"id": "a", "name": "Alpha", "knownPath": true}], "events": ["# + burst.joined(separator: ", ") + "]}"
+        let world = try await CLIWorld(.tcp, scenario: scenario)
+        let chat = try PtyProcess(["chat", "--radio", world.radio, "--to", "Alpha", "--history", "50"], environment: world.environment)
+        #expect(await chat.waitFor("burst 12 end"), "\(chat.text)")
+        for n in 1...12 {
+            #expect(chat.text.components(separatedBy: "burst \(n) end").count == 2, "burst \(n): \(chat.text)")
+        }
+        chat.type("/quit")
+        #expect(await chat.waitForExit() == 0, "\(chat.text)")
+    }
+
     @Test(arguments: Link.allCases)
     func typedMessagesAreSentAndDelivered(link: Link) async throws {
         let world = try await CLIWorld(link, scenario: Self.scenario)
