@@ -14,7 +14,11 @@ enum AdapterChecks {
     /// The kernel adapter a ble:// URL's `hci=` names (hci0, hci:0, usb:0); nil without one, or
     /// for a controller that is not a kernel adapter (tcp:, uart:).
     static func adapter(of url: String) -> UInt16? {
-        (try? TransportURL(url))?.parameter("hci").flatMap(userChannelAdapter)
+        do {
+            return try TransportURL(url).parameter("hci").flatMap(userChannelAdapter)
+        } catch {
+            return nil   // not a URL: the caller's usage message says what it takes
+        }
     }
 
     /// `hciconfig hciN up`: the kernel runs the adapter itself, as BlueZ does on a desktop. Opening

@@ -93,11 +93,22 @@ enum DeviceChecks {
     }
 
     /// This process's threads that have effective capabilities (they belong to threads), as
-    /// "tid name uid CapEff".
+    /// "tid name uid CapEff"; a thread that cannot be read counts as one, so the check fails.
     private static func threadsWithCapabilities() -> [String] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let tasks: [String]
+        do {
+            tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        } catch {
+            return ["cannot list /proc/self/task: \(error)"]
+        }
         return tasks.compactMap { task in
-            guard let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8) else { return nil }
+            let status: String
+            do {
+                status = try String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
+            } catch {
+                // A thread that ended since the listing has no status any more.
+                return FileManager.default.fileExists(atPath: "/proc/self/task/\(task)") ? "\(task): cannot read its status: \(error)" : nil
+            }
             var fields: [Substring: Substring] = [:]
             for line in status.split(separator: "\n") {
                 guard let colon = line.firstIndex(of: ":") else { continue }
