@@ -119,6 +119,9 @@ trap 'for p in "${RADIOS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 for i in "${!PORTS[@]}"; do
     CPORT=${PORTS[$i]}
     if [ $MODE = redir ]; then   # the radio model connects to the server; QEMU connects to it
+        # Made before the model starts: the wait below reads the file at once, and a missing
+        # file would end this script (set -e) before the model's shell had opened it.
+        : > "$T/radio$i.out"; : > "$T/radio$i.err"
         python3 "$HERE/Radio/radio.py" --chip "$CHIP" --server "$CPORT" --serial "TEST000$((i + 1))" \
             $([ $VERBOSE = 1 ] && echo -v) > "$T/radio$i.out" 2> "$T/radio$i.err" &
         RADIOS+=($!); CPORT=
