@@ -54,7 +54,4 @@ public struct RadioPreset: Hashable, Sendable {
         let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
         return all.first { $0.id == wanted || $0.name.lowercased() == wanted }
     }
-
-    /// The presets with exactly these values (several regions share some).
-    public static func matching(_ params: RadioParams) -> [RadioPreset] { all.filter { $0.params == params } }
 }
