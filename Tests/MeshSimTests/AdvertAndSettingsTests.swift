@@ -68,7 +68,8 @@ import Testing
         let ok: [RadioFrame] = [.response(.ok(value: nil))]
         let modes = TelemetryModes(base: 2, location: 1, environment: 0)
         #expect(SimHandler.handle(&s, .setOtherParams(OtherParams(manualAddContacts: 1, telemetryModes: modes, advertLocationPolicy: 1, multiAcks: 2)), now: .zero) == ok)
-        guard case let .response(.selfInfo(info)) = SimHandler.handle(&s, .appStart(AppStart(appName: "t")), now: .zero).first else { return }
+        let answer = SimHandler.handle(&s, .appStart(AppStart(appName: "t")), now: .zero)
+        guard case let .response(.selfInfo(info))? = answer.first else { Issue.record("APP_START answered \(answer), not SELF_INFO"); return }
         #expect(info.manualAddContacts == 1 && info.telemetryModes == modes && info.advertLocationPolicy == 1 && info.multiAcks == 2)
         #expect(SimHandler.handle(&s, .setAutoAddConfig(AutoAddConfig(bitmask: 0x1E, maxHops: 200)), now: .zero) == ok)
         #expect(SimHandler.handle(&s, .getAutoAddConfig, now: .zero) == [.response(.autoAddConfig(AutoAddConfig(bitmask: 0x1E, maxHops: 64)))])

@@ -25,7 +25,8 @@ import Testing
         guard case let .response(.selfInfo(me))? = info.first else { Issue.record("\(info)"); return }
         #expect(me.txPower == 14)
         #expect(await sim.handle(.setRadioTxPower(12)) == [.response(.ok(value: nil))])
-        guard case let .response(.selfInfo(again))? = await sim.handle(.appStart(AppStart(appName: "test"))).first else { return }
+        let second = await sim.handle(.appStart(AppStart(appName: "test")))
+        guard case let .response(.selfInfo(again))? = second.first else { Issue.record("APP_START answered \(second), not SELF_INFO"); return }
         #expect(again.txPower == 12, "below the cap, kept as written")
         radio.txPowerCap = 30
         #expect { _ = try Scenario(radio: radio).state() } throws: { "\($0)".hasPrefix("radio.txPowerCap: 30 dBm is outside -9...20") }

@@ -92,7 +92,9 @@ import Testing
             stored = try await world.searchTexts("relay")
             try await Task.sleep(for: .milliseconds(200))
         }
-        #expect(Set(stored).count == stored.count)
+        let sent = Set((1...40).map { "relay \($0)" })
+        #expect(stored.count == 40 && Set(stored) == sent,
+                "stored \(stored.count) messages (\(Set(stored).count) distinct); missing: \(sent.subtracting(stored).sorted())")
         // Not only relayed ones: the scenario's first message may be the one the client drains.
         for text in drained {
             let word = String(text.split { !$0.isLetter && !$0.isNumber }.max { $0.count < $1.count } ?? "")

@@ -1,0 +1,193 @@
+-- index channels_radio_index
+CREATE UNIQUE INDEX channels_radio_index ON channels(radioId, channelIndex);
+
+-- index contacts_radio_key
+CREATE UNIQUE INDEX contacts_radio_key ON contacts(radioId, publicKey);
+
+-- index contacts_radio_list
+CREATE INDEX contacts_radio_list ON contacts(radioId, isFavourite DESC, name);
+
+-- index contacts_unread
+CREATE INDEX contacts_unread ON contacts(radioId) WHERE unreadCount > 0;
+
+-- index messages_channel_timeline
+CREATE INDEX messages_channel_timeline ON messages(channelId, timestamp, id) WHERE channelId IS NOT NULL;
+
+-- index messages_contact_timeline
+CREATE INDEX messages_contact_timeline ON messages(contactId, timestamp, id) WHERE contactId IS NOT NULL;
+
+-- index messages_radio_ack
+CREATE UNIQUE INDEX messages_radio_ack ON messages(radioId, ackCode) WHERE ackCode IS NOT NULL;
+
+-- index messages_radio_dedupe
+CREATE UNIQUE INDEX messages_radio_dedupe ON messages(radioId, dedupeKey);
+
+-- index messages_unresolved
+CREATE INDEX messages_unresolved ON messages(radioId, senderPrefix) WHERE kind = 0 AND contactId IS NULL;
+
+-- index positions_node_time
+CREATE INDEX positions_node_time ON positions(contactId, recordedAt, id);
+
+-- index sqlite_autoindex_grdb_migrations_1
+-- (created by SQLite)
+
+-- index sqlite_autoindex_radios_1
+-- (created by SQLite)
+
+-- index stats_node_time
+CREATE INDEX stats_node_time ON stats_samples(contactId, recordedAt, id);
+
+-- index stats_radio_time
+CREATE INDEX stats_radio_time ON stats_samples(radioId, recordedAt, id) WHERE contactId IS NULL;
+
+-- index telemetry_node_type_time
+CREATE INDEX telemetry_node_type_time ON telemetry_samples(contactId, lppType, recordedAt, id);
+
+-- table channels
+CREATE TABLE channels (
+    id INTEGER PRIMARY KEY,
+    radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+    channelIndex INTEGER NOT NULL CHECK (channelIndex BETWEEN 0 AND 255),
+    name TEXT NOT NULL DEFAULT '',
+    secret BLOB NOT NULL DEFAULT x'00000000000000000000000000000000' CHECK (length(secret) = 16),
+    kind TEXT NOT NULL DEFAULT 'empty',
+    unreadCount INTEGER NOT NULL DEFAULT 0,
+    messageCount INTEGER NOT NULL DEFAULT 0,
+    isArchived INTEGER NOT NULL DEFAULT 0,
+    archivedAt INTEGER,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL
+);
+
+-- table contacts
+CREATE TABLE contacts (
+    id INTEGER PRIMARY KEY,
+    radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+    publicKey BLOB NOT NULL CHECK (length(publicKey) = 32),
+    type INTEGER NOT NULL,
+    flags INTEGER NOT NULL DEFAULT 0,
+    outPathLength INTEGER NOT NULL DEFAULT 255,
+    outPathHashMode INTEGER NOT NULL DEFAULT 0,
+    outPath BLOB NOT NULL DEFAULT x'',
+    name TEXT NOT NULL,
+    latitudeE6 INTEGER NOT NULL DEFAULT 0,
+    longitudeE6 INTEGER NOT NULL DEFAULT 0,
+    lastAdvert INTEGER NOT NULL DEFAULT 0,
+    lastmod INTEGER NOT NULL DEFAULT 0,
+    unreadCount INTEGER NOT NULL DEFAULT 0,
+    messageCount INTEGER NOT NULL DEFAULT 0,
+    isFavourite INTEGER NOT NULL DEFAULT 0,
+    isArchived INTEGER NOT NULL DEFAULT 0,
+    archivedAt INTEGER,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL
+);
+
+-- table grdb_migrations
+CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+
+-- table messages
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+    kind INTEGER NOT NULL,
+    contactId INTEGER REFERENCES contacts(id) ON DELETE CASCADE,
+    channelId INTEGER REFERENCES channels(id) ON DELETE CASCADE,
+    direction INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    ackCode INTEGER,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    roundTripMs INTEGER,
+    heardRepeats INTEGER NOT NULL DEFAULT 0,
+    snrX4 INTEGER,
+    pathLength INTEGER,
+    textType INTEGER NOT NULL DEFAULT 0,
+    senderPrefix BLOB,
+    senderName TEXT,
+    text TEXT NOT NULL,
+    senderTimestamp INTEGER NOT NULL,
+    timestamp INTEGER NOT NULL,
+    dedupeKey INTEGER NOT NULL,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL,
+    CHECK ((kind = 0 AND channelId IS NULL) OR (kind = 1 AND channelId IS NOT NULL AND contactId IS NULL))
+);
+
+-- table positions
+CREATE TABLE positions (
+    id INTEGER PRIMARY KEY,
+    radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+    contactId INTEGER NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+    latitudeE6 INTEGER NOT NULL,
+    longitudeE6 INTEGER NOT NULL,
+    altitude REAL,
+    source INTEGER NOT NULL,
+    recordedAt INTEGER NOT NULL,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL
+);
+
+-- table radios
+CREATE TABLE radios (
+    id INTEGER PRIMARY KEY,
+    publicKey BLOB NOT NULL UNIQUE CHECK (length(publicKey) = 32),
+    name TEXT NOT NULL,
+    advertType INTEGER NOT NULL,
+    txPower INTEGER NOT NULL,
+    maxTxPower INTEGER NOT NULL,
+    latitudeE6 INTEGER NOT NULL,
+    longitudeE6 INTEGER NOT NULL,
+    multiAcks INTEGER NOT NULL,
+    advertLocationPolicy INTEGER NOT NULL,
+    telemetryModes INTEGER NOT NULL,
+    manualAddContacts INTEGER NOT NULL,
+    frequencyKHz INTEGER NOT NULL,
+    bandwidthHz INTEGER NOT NULL,
+    spreadingFactor INTEGER NOT NULL,
+    codingRate INTEGER NOT NULL,
+    contactsLastmod INTEGER NOT NULL DEFAULT 0,
+    lastConnectedAt INTEGER,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL
+);
+
+-- table stats_samples
+CREATE TABLE stats_samples (
+    id INTEGER PRIMARY KEY,
+    radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+    contactId INTEGER REFERENCES contacts(id) ON DELETE CASCADE,
+    recordedAt INTEGER NOT NULL,
+    batteryMillivolts INTEGER,
+    uptimeSeconds INTEGER,
+    errorFlags INTEGER,
+    queueLength INTEGER,
+    noiseFloor INTEGER,
+    lastRSSI INTEGER,
+    lastSNRx4 INTEGER,
+    txAirtimeSeconds INTEGER,
+    rxAirtimeSeconds INTEGER,
+    packetsReceived INTEGER,
+    packetsSent INTEGER,
+    sentFlood INTEGER,
+    sentDirect INTEGER,
+    receivedFlood INTEGER,
+    receivedDirect INTEGER,
+    receiveErrors INTEGER,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL
+);
+
+-- table telemetry_samples
+CREATE TABLE telemetry_samples (
+    id INTEGER PRIMARY KEY,
+    radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+    contactId INTEGER NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+    lppChannel INTEGER NOT NULL,
+    lppType INTEGER NOT NULL,
+    value REAL NOT NULL,
+    value2 REAL,
+    value3 REAL,
+    recordedAt INTEGER NOT NULL,
+    createdAt INTEGER NOT NULL,
+    updatedAt INTEGER NOT NULL
+);
