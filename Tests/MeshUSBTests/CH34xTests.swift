@@ -1,8 +1,9 @@
 import Testing
 @testable import MeshUSB
 
-/// CH340/CH341 setup against the kernel's ch341 driver: version read, break-register probe,
-/// SERIAL_INIT, prescaler/divisor, LCR. Confirmed on real hardware only (no emulator).
+/// CH340/CH341 setup as the chip expects it: version read, break-register probe, SERIAL_INIT,
+/// prescaler/divisor, LCR. The CH340 radio model (Tools/USB/Radio/ch341.py) answers the same
+/// requests end to end in the USB guest (Docs/usb.md).
 @Suite struct CH34xTests {
     func channel(version: UInt8, breakStalls: Bool = false) -> RecordingChannel {
         RecordingChannel { setup throws(USBError) in
@@ -46,7 +47,7 @@ import Testing
 
     @Test func limitedPrescalerChipsUseTheLowerClock() throws {
         // An odd divisor keeps the higher clock on a full chip; a chip that stalls the break
-        // register must halve it (ch341's CH341_QUIRK_LIMITED_PRESCALER).
+        // register must halve it (the limited-prescaler case in Plugins/USB/Serial/Chips/CH34x.swift).
         #expect(CH34xBaud.divisor(baud: 14851, limitedPrescaler: false) == 0x9B06)
         #expect(CH34xBaud.divisor(baud: 14851, limitedPrescaler: true) == 0xCD02)
         let c = channel(version: 0x31, breakStalls: true)

@@ -1,8 +1,9 @@
 import Testing
 @testable import MeshUSB
 
-/// CP210x setup against the sequence of the kernel's cp210x driver (interface requests,
-/// request type 0x41). No emulator answers these requests: confirmed on real hardware only.
+/// CP210x setup: interface requests (request type 0x41) in the order the chip needs them. The
+/// CP2102 radio model (Tools/USB/Radio/cp210x.py) answers the same requests end to end in the
+/// USB guest (Docs/usb.md).
 @Suite struct CP210xTests {
     @Test func opensWithIfcEnableBaudAndLineControl() throws {
         let chip = CP210x()

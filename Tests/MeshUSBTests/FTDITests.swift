@@ -1,10 +1,10 @@
 import Testing
 @testable import MeshUSB
 
-/// FTDI setup and divisors as the kernel's ftdi_sio computes them (golden values from its
-/// formulas; the emulated FT232 in the guest confirms 115200 end to end).
+/// FTDI setup and baud divisors (golden values worked out from the chips' divisor formulas;
+/// the emulated FT232 in the USB guest confirms 115200 end to end, Docs/usb.md).
 @Suite struct FTDITests {
-    @Test func ft232rOpensAsFtdiSioDoes() throws {
+    @Test func ft232rOpensWithResetLatencyLineAndNoFlowControl() throws {
         let chip = FTDI(bcdDevice: 0x0600, interfaceCount: 1)
         #expect(chip.variant == .ft232r)
         let channel = RecordingChannel()
