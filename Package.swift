@@ -27,18 +27,23 @@ var targets: [Target] = [
         path: "Modules/MeshCrypto", swiftSettings: strict),
     // The driver ABI: one C header shared by the host and every plugin.
     .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI"),
+    // Transport URLs split into their generic parts, and discovered radios: what the host and
+    // the drivers share besides the C header (no scheme rules, no Foundation, no codec).
+    .target(name: "MeshTransportURL", path: "Modules/MeshTransportURL", swiftSettings: strict),
     .target(
-        name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI"],
+        name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI", "MeshTransportURL"],
         path: "Modules/MeshTransport", swiftSettings: strict),
     // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
     .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto"], path: "Modules/MeshSim", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
     .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
     .target(
-        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim"],
+        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim", "MeshDriverKit"],
         path: "Modules/MeshConformance", swiftSettings: strict),
+    // What a Swift driver builds on: only the ABI and the URL module, so a plugin carries no
+    // copy of the host's modules (Docs/plugin-authoring.md).
     .target(
-        name: "MeshDriverKit", dependencies: ["MeshDriverABI", "MeshTransport"],
+        name: "MeshDriverKit", dependencies: ["MeshDriverABI", "MeshTransportURL"],
         path: "Modules/MeshDriverKit", swiftSettings: strict),
     .target(
         name: "MeshportDriverTCP", dependencies: ["MeshDriverKit"],
@@ -52,6 +57,8 @@ var targets: [Target] = [
     .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
     .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
     .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
+    .target(name: "MeshportTestOldABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/OldABIDriver"),
+    .target(name: "MeshportTestShortDescriptor", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/ShortDescriptorDriver"),
     .target(
         name: "MeshStore",
         dependencies: [
@@ -132,7 +139,7 @@ var targets: [Target] = [
     .systemLibrary(name: "CUSBFS", path: "Plugins/USB/CUSBFS"),
     .target(name: "MeshUSB", dependencies: ["CLibUSB", "CUSBFS", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
     .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
-    .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshTransport", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
+    .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshTransportURL", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
     // The conformance suite over usb:// and ble:// (the guest kernel's own hci0) inside a QEMU
     // guest (Tools/USB): the drivers are linked in, since a static executable cannot dlopen a
     // Swift plugin.
@@ -192,6 +199,8 @@ let package = Package(
         .library(name: "MeshportExampleLoopback", type: .dynamic, targets: ["MeshportExampleLoopback"]),
         .library(name: "MeshportTestBadABI", type: .dynamic, targets: ["MeshportTestBadABI"]),
         .library(name: "MeshportTestNoEntry", type: .dynamic, targets: ["MeshportTestNoEntry"]),
+        .library(name: "MeshportTestOldABI", type: .dynamic, targets: ["MeshportTestOldABI"]),
+        .library(name: "MeshportTestShortDescriptor", type: .dynamic, targets: ["MeshportTestShortDescriptor"]),
         .library(name: "MeshStore", targets: ["MeshStore"]),
     ],
     dependencies: [

@@ -45,7 +45,8 @@ public enum DriverExport {
             name: UnsafePointer(strdup(D.name)), version: UnsafePointer(strdup(D.version)),
             schemes: UnsafePointer(schemes), scheme_count: UInt32(D.schemes.count),
             link_kind: D.linkKind, max_frame_size: UInt32(D.maxFrameSize),
-            discover: slotEntries[slot].discover, open: slotEntries[slot].open, send: exportSend, close: exportClose))
+            discover: slotEntries[slot].discover, open: slotEntries[slot].open, send: exportSend, close: exportClose,
+            validate: slotEntries[slot].validate, flags: D.flags.reduce(0) { $0 | $1.rawValue }))
         drivers[slot] = type
         built[slot] = d
         return UnsafePointer(d)
@@ -58,14 +59,15 @@ private final class ExportLock: @unchecked Sendable {
     init() { pthread_mutex_init(mutex, nil) }
 }
 
-/// Discover and open per slot (a C function pointer cannot say which driver it belongs to);
-/// send and close go through the link itself.
+/// Discover, validate and open per slot (a C function pointer cannot say which driver it
+/// belongs to); send and close go through the link itself.
 private let slotEntries: [(discover: @convention(c) (meshport_found_fn?, UnsafeMutableRawPointer?, UnsafeMutablePointer<meshport_error>?) -> Int32,
+                           validate: @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<meshport_error>?) -> Int32,
                            open: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<meshport_callbacks>?, UnsafeMutablePointer<meshport_error>?) -> UnsafeMutableRawPointer?)] = [
-    ({ exportDiscover(0, $0, $1, $2) }, { exportOpen(0, $0, $1, $2) }),
-    ({ exportDiscover(1, $0, $1, $2) }, { exportOpen(1, $0, $1, $2) }),
-    ({ exportDiscover(2, $0, $1, $2) }, { exportOpen(2, $0, $1, $2) }),
-    ({ exportDiscover(3, $0, $1, $2) }, { exportOpen(3, $0, $1, $2) }),
+    ({ exportDiscover(0, $0, $1, $2) }, { exportValidate(0, $0, $1) }, { exportOpen(0, $0, $1, $2) }),
+    ({ exportDiscover(1, $0, $1, $2) }, { exportValidate(1, $0, $1) }, { exportOpen(1, $0, $1, $2) }),
+    ({ exportDiscover(2, $0, $1, $2) }, { exportValidate(2, $0, $1) }, { exportOpen(2, $0, $1, $2) }),
+    ({ exportDiscover(3, $0, $1, $2) }, { exportValidate(3, $0, $1) }, { exportOpen(3, $0, $1, $2) }),
 ]
 
 private final class LinkBox {
@@ -79,6 +81,20 @@ private func exportDiscover(_ slot: Int, _ found: meshport_found_fn?, _ context:
         for radio in try driver.discover() {
             radio.url.withCString { u in radio.label.withCString { l in radio.details.withCString { d in found?(context, u, l, d) } } }
         }
+        return 0
+    } catch let failure {
+        failure.write(to: error)
+        return -1
+    }
+}
+
+private func exportValidate(_ slot: Int, _ url: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<meshport_error>?) -> Int32 {
+    guard let driver = DriverExport.driver(at: slot), let url else {
+        meshport_error_set(error, MESHPORT_ERR_OTHER, "driver not initialised")
+        return -1
+    }
+    do {
+        _ = try driver.validate(url: String(cString: url))
         return 0
     } catch let failure {
         failure.write(to: error)

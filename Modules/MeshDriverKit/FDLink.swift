@@ -1,5 +1,4 @@
 import MeshDriverABI
-import MeshTransport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,7 @@
+// A driver parses its URLs and reports what it finds with these types, so importing the kit
+// brings them. The kit depends on nothing of the host but the C ABI and this URL module.
+@_exported import MeshTransportURL
 import MeshDriverABI
-import MeshTransport
-
-/// What `discover` returns; the host sees the same value after the C boundary.
-public typealias DiscoveredRadio = MeshTransport.DiscoveredRadio
 
 /// A driver-side failure; becomes the C `meshport_error` at the boundary.
 public struct DriverFailure: Error, Sendable, CustomStringConvertible {
@@ -15,6 +14,11 @@ public struct DriverFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// A bad URL: INVALID_URL, the message quoting the bad part (the host quotes the URL).
+    public init(_ invalid: TransportURLError) {
+        self.init(MESHPORT_ERR_INVALID_URL, invalid.detail)
+    }
 
     func write(to error: UnsafeMutablePointer<meshport_error>?) {
         message.withCString { meshport_error_set(error, kind, $0) }
@@ -50,19 +54,32 @@ public protocol MeshDriver {
     static var schemes: [String] { get }
     static var linkKind: meshport_link_kind { get }
     static var maxFrameSize: Int { get }
+    /// What a front end needs to know about the links (default: none).
+    static var flags: [meshport_link_flag] { get }
     static func discover() throws(DriverFailure) -> [DiscoveredRadio]
+    /// Parses and checks a URL as `open` needs it, touching no device; the host asks before it
+    /// opens, and `open` should start with it. Default: parsing only.
+    static func validate(url: String) throws(DriverFailure) -> TransportURL
     static func open(url: String, events: LinkEvents) throws(DriverFailure) -> MeshLink
 }
 
+extension MeshDriver {
+    public static var flags: [meshport_link_flag] { [] }
+
+    public static func validate(url: String) throws(DriverFailure) -> TransportURL {
+        try TransportURL.checked(url) { _ in }
+    }
+}
+
 extension TransportURL {
-    /// Parses and validates a URL handed to a driver's `open`; failures become INVALID_URL.
-    public static func forDriver(_ text: String) throws(DriverFailure) -> TransportURL {
-        do {
+    /// Parses `text` and runs a driver's `rules` on it; either's error becomes INVALID_URL.
+    public static func checked(_ text: String, _ rules: (TransportURL) throws(TransportURLError) -> Void) throws(DriverFailure) -> TransportURL {
+        do throws(TransportURLError) {
             let url = try TransportURL(text)
-            try url.validate()
+            try rules(url)
             return url
         } catch {
-            throw DriverFailure(MESHPORT_ERR_INVALID_URL, "\(error)")
+            throw DriverFailure(error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MeshCodec
+import MeshTransport
 
 /// What initialization learned from the radio.
 public struct RadioSnapshot: Hashable, Sendable {
@@ -26,7 +27,7 @@ extension RadioSession {
     /// The largest drift the clock is allowed before the session sets it (protocol.md §7.1).
     public static let clockTolerance: UInt32 = 60
     static let channelSlots: UInt8 = 8
-    /// The first command on a BLE link may wait for the person to type the radio's passkey.
+    /// The first command on a link that pairs (BLE) may wait for the person to type the radio's passkey.
     public static let pairingTimeout: Duration = .seconds(40)
 
     /// Opens the link and initializes as protocol.md §7.1 orders it: APP_START, DEVICE_QUERY
@@ -54,7 +55,7 @@ extension RadioSession {
 
     func initialize(_ setup: SessionSetup) async throws -> RadioSnapshot {
         report(.syncing(.selfInfo))
-        let pairing = url.scheme == "ble" ? Self.pairingTimeout : nil
+        let pairing = transport?.linkFlags.contains(.needsPairing) == true ? Self.pairingTimeout : nil
         let selfInfo = try await expect(.appStart(AppStart(appName: clientName)), timeout: pairing) { if case let .selfInfo(v) = $0 { v } else { nil } }
         report(.syncing(.deviceInfo))
         let deviceInfo = try await expect(.deviceQuery(appTargetVersion: 3)) { if case let .deviceInfo(v) = $0 { v } else { nil } }

@@ -4,11 +4,13 @@ import MeshDriverABI
 import Glibc
 #endif
 
+private typealias Layout = MemoryLayout<meshport_driver_descriptor>
+
 /// Finds and loads transport drivers: first the built-in directory beside the executable,
 /// then each directory of `MESHPORT_PLUGIN_PATH` (colon-separated). A library is refused,
 /// with the file and the reason, when it is not a shared object, lacks the entry symbol,
-/// has another ABI major, is writable by group or others (file or directory), or claims a
-/// scheme an earlier driver already claimed.
+/// has another ABI major or a descriptor smaller than the ABI 1.0 layout, is writable by
+/// group or others (file or directory), or claims a scheme an earlier driver already claimed.
 public struct PluginLoader: Sendable {
     /// Built-in drivers are named `libMeshportDriver*.so`; plugin path directories may hold any `*.so`.
     public static let builtInPrefix = "libMeshportDriver"
@@ -119,12 +121,24 @@ public struct PluginLoader: Sendable {
         }
     }
 
+    /// The least `descriptor_size` accepted: the 1.0 layout, up to the first 1.1 field.
+    static let minimumDescriptorSize = Layout.offset(of: \.validate)!
+
     private static func accept(_ descriptor: UnsafePointer<meshport_driver_descriptor>?, path: String) -> Outcome {
         guard let d = descriptor else { return .failure("entry symbol returned no descriptor") }
-        let desc = d.pointee
-        guard desc.abi_major == MESHPORT_DRIVER_ABI_MAJOR else {
-            return .failure("driver ABI \(desc.abi_major).\(desc.abi_minor), host ABI \(MESHPORT_DRIVER_ABI_MAJOR).\(MESHPORT_DRIVER_ABI_MINOR): majors differ")
+        // Only the leading fields every layout has are read before the size is known.
+        let raw = UnsafeRawPointer(d)
+        let major = raw.load(fromByteOffset: Layout.offset(of: \.abi_major)!, as: UInt16.self)
+        let minor = raw.load(fromByteOffset: Layout.offset(of: \.abi_minor)!, as: UInt16.self)
+        let size = Int(raw.load(fromByteOffset: Layout.offset(of: \.descriptor_size)!, as: UInt32.self))
+        guard major == MESHPORT_DRIVER_ABI_MAJOR else {
+            return .failure("driver ABI \(major).\(minor), host ABI \(MESHPORT_DRIVER_ABI_MAJOR).\(MESHPORT_DRIVER_ABI_MINOR): majors differ")
         }
+        guard size >= minimumDescriptorSize else {
+            return .failure("descriptor_size \(size) is smaller than the ABI 1.0 descriptor (\(minimumDescriptorSize) bytes): "
+                + "the driver was not built against meshport_driver.h; rebuild it with descriptor_size = sizeof(meshport_driver_descriptor)")
+        }
+        let desc = covered(d, size: size)
         guard desc.open != nil, desc.send != nil, desc.close != nil, let namePtr = desc.name, desc.scheme_count > 0, let schemesPtr = desc.schemes else {
             return .failure("descriptor lacks name, schemes or open/send/close")
         }
@@ -136,9 +150,21 @@ public struct PluginLoader: Sendable {
             return .failure("unknown link kind \(desc.link_kind.rawValue)")
         }
         let schemes = (0..<Int(desc.scheme_count)).compactMap { schemesPtr[$0].map { String(cString: $0).lowercased() } }
+        let known = LinkFlags.named.reduce(LinkFlags()) { $0.union($1.0) }
         return .success(LoadedDriver(path: path, name: String(cString: namePtr), version: desc.version.map { String(cString: $0) } ?? "?",
-                                     schemes: schemes, linkKind: kind, maxFrameSize: Int(desc.max_frame_size), abiMinor: Int(desc.abi_minor),
-                                     descriptor: d))
+                                     schemes: schemes, linkKind: kind, maxFrameSize: Int(desc.max_frame_size), abiMinor: Int(minor),
+                                     flags: LinkFlags(rawValue: desc.flags).intersection(known), descriptor: desc))
+    }
+
+    /// The descriptor's first `size` bytes over a zeroed one: nothing past the driver's own
+    /// descriptor is read, and a later field it does not fully cover (an older minor) reads as
+    /// NULL or 0.
+    private static func covered(_ d: UnsafePointer<meshport_driver_descriptor>, size: Int) -> meshport_driver_descriptor {
+        var copy = meshport_driver_descriptor()
+        withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: d, count: min(size, $0.count))) }
+        if size < Layout.offset(of: \.validate)! + MemoryLayout<UnsafeRawPointer>.size { copy.validate = nil }
+        if size < Layout.offset(of: \.flags)! + MemoryLayout<UInt32>.size { copy.flags = 0 }
+        return copy
     }
 
     private static func writableByOthers(_ path: String) -> String? {

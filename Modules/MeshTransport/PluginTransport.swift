@@ -50,6 +50,8 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         }
     }
 
+    public var linkFlags: LinkFlags { driver.flags }
+
     /// Frames rejected by the framer (oversize or zero-length headers) so far.
     public var rejectedHeaders: Int { state.withLock { $0.rejected } }
 
@@ -61,7 +63,7 @@ public final class PluginTransport: Transport, @unchecked Sendable {
             let ctx = Unmanaged.passRetained(box)
             var callbacks = meshport_callbacks(context: ctx.toOpaque(), received: pluginReceived, link_lost: pluginLinkLost)
             var error = meshport_error()
-            let handle = url.text.withCString { driver.descriptor.pointee.open($0, &callbacks, &error) }
+            let handle = url.text.withCString { driver.descriptor.open($0, &callbacks, &error) }
             guard let handle else {
                 ctx.release()
                 let failure = TransportError(error, url: url.text)
@@ -100,7 +102,7 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         }
         guard let handle else { throw failure ?? .closed(url.text) }
         var error = meshport_error()
-        let rc = bytes.withUnsafeBufferPointer { driver.descriptor.pointee.send(handle.raw, $0.baseAddress, $0.count, &error) }
+        let rc = bytes.withUnsafeBufferPointer { driver.descriptor.send(handle.raw, $0.baseAddress, $0.count, &error) }
         if rc != 0 { throw TransportError(error, url: url.text) }
     }
 
@@ -125,7 +127,7 @@ public final class PluginTransport: Transport, @unchecked Sendable {
                 defer { inner.handle = nil }
                 return inner.handle
             }
-            if let handle { driver.descriptor.pointee.close(handle.raw) }
+            if let handle { driver.descriptor.close(handle.raw) }
             return handle
         }
         context?.release()

@@ -1,3 +1,7 @@
+// TransportURL and DiscoveredRadio are part of this module's API (and of every driver's):
+// whoever uses the one needs the other, so importing MeshTransport brings both.
+@_exported import MeshTransportURL
+
 /// The state of a link, as a front end shows it.
 public enum LinkState: Hashable, Sendable {
     case opening
@@ -21,8 +25,11 @@ public protocol Transport: AnyObject, Sendable {
     func close() async
     /// Why the link was lost, once it was (nil while up, after a close, or when unknown).
     var failure: TransportError? { get }
+    /// What a front end needs to know about this kind of link (from its driver).
+    var linkFlags: LinkFlags { get }
 }
 
 extension Transport {
     public var failure: TransportError? { nil }
+    public var linkFlags: LinkFlags { [] }
 }

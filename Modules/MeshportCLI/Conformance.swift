@@ -34,23 +34,19 @@ struct Conformance: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let target = try TransportURL(url)
-            try target.validate()
-            let loader = PluginLoader.loadDefault()
-            guard let driver = loader.driver(for: target.scheme) else {
-                throw TransportError.noDriver(scheme: target.scheme, url: url, loaded: loader.loaded.flatMap(\.schemes))
+            let scheme = try TransportURL.parsed(url).scheme
+            let missingText = missingURL ?? Self.missingDefaults[scheme]
+            if let missingText {
+                let other = try TransportURL.parsed(missingText).scheme
+                guard other == scheme else { throw ValidationError("--missing-url must use the scheme \(scheme)://, not \(other)://") }
             }
-            let missing = try (missingURL ?? Self.missingDefaults[target.scheme]).map { text in
-                let parsed = try TransportURL(text)
-                guard parsed.scheme == target.scheme else {
-                    throw ValidationError("--missing-url must use the scheme \(target.scheme)://, not \(parsed.scheme)://")
-                }
-                return parsed
-            }
+            let targets = try RadioTarget.resolve([url] + (missingText.map { [$0] } ?? []))
+            let (target, missing) = (targets[0], targets.dropFirst().first)
+            let driver = target.driver
             var suite = ConformanceSuite(
                 driverName: driver.name, url: url, linkKind: driver.linkKind, maxFrameSize: driver.maxFrameSize,
-                makeTransport: { PluginTransport(url: target, driver: driver) },
-                missingDevice: missing.map { m in { @Sendable in PluginTransport(url: m, driver: driver) } })
+                makeTransport: { target.transport() },
+                missingDevice: missing.map { m in { @Sendable in m.transport() } })
             suite.expectedContacts = contacts
             let report = await suite.run()
             print(json ? try report.json() : report.table())

@@ -23,7 +23,7 @@ struct Plugins: AsyncParsableCommand {
                     [
                         "name": d.name, "version": d.version, "path": d.path, "schemes": d.schemes,
                         "linkKind": d.linkKind.rawValue, "maxFrameSize": d.maxFrameSize,
-                        "abi": d.abi,
+                        "abi": d.abi, "capabilities": d.flags.names,
                     ] as [String: Any]
                 },
                 "refused": loader.refused.map { ["path": $0.path, "reason": $0.reason] },
@@ -33,8 +33,9 @@ struct Plugins: AsyncParsableCommand {
         if loader.loaded.isEmpty {
             print("no drivers loaded (searched: \(search.map(\.directory).joined(separator: ", ")))")
         } else {
-            Output.table(["driver", "version", "schemes", "link", "max frame", "path"], loader.loaded.map {
-                [$0.name, $0.version, $0.schemes.joined(separator: ","), $0.linkKind.rawValue, "\($0.maxFrameSize)", $0.path]
+            Output.table(["driver", "version", "schemes", "link", "max frame", "capabilities", "path"], loader.loaded.map {
+                [$0.name, $0.version, $0.schemes.joined(separator: ","), $0.linkKind.rawValue, "\($0.maxFrameSize)",
+                 $0.flags.isEmpty ? "-" : $0.flags.names.joined(separator: ", "), $0.path]
             })
         }
         if !loader.refused.isEmpty {

@@ -21,15 +21,10 @@ enum RadioConnection {
     /// `keepAlive`: reconnect when the link is lost (chat, listen), else fail.
     static func with<T: Sendable>(_ options: RadioOptions, keepAlive: Bool = false, showProgress: Bool = true,
                                   _ body: (Connected) async throws -> T) async throws -> T {
-        let url = try options.radioURL()
-        let target = try transportURL(url)
-        let loader = PluginLoader.load(for: [target.scheme])
-        guard let driver = loader.driver(for: target.scheme) else {
-            throw TransportError.noDriver(scheme: target.scheme, url: url, loaded: loader.loaded.flatMap(\.schemes))
-        }
+        let target = try RadioTarget.resolve(try options.radioURL())
         let store = try StoreFile.open(options.databasePath)
-        let session = RadioSession(url: target, clientName: "meshport", commandTimeout: .milliseconds(Int(options.timeout * 1000)),
-                                   reconnect: keepAlive ? .standard : .never, link: { PluginTransport(url: target, driver: driver) })
+        let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: .milliseconds(Int(options.timeout * 1000)),
+                                   reconnect: keepAlive ? .standard : .never, link: { target.transport() })
         let client = MeshClient(session: session, store: store)
         let display = SyncDisplay(enabled: showProgress)
         let all = client.events.subscribe()
@@ -43,7 +38,7 @@ enum RadioConnection {
             watcher.cancel()
             display.finish(ok: false)
             await shutDown(client: client, store: store)
-            throw explain(error, url: url)
+            throw explain(error, on: target)
         }
         watcher.cancel()
         display.finish(ok: true)
@@ -58,17 +53,6 @@ enum RadioConnection {
         try await client.disconnect()
         _ = try await store.close()
         return result
-    }
-
-    /// The URL parsed and checked; a bad one is a usage error.
-    static func transportURL(_ text: String) throws -> TransportURL {
-        do {
-            let url = try TransportURL(text)
-            try url.validate()
-            return url
-        } catch let error as TransportError {
-            throw CLIError("\(error)", status: .usage)
-        }
     }
 
     /// After a failure: close what is open, saying (not hiding) what else goes wrong.
@@ -86,9 +70,9 @@ enum RadioConnection {
     }
 
     /// A connection failure with what to try next.
-    static func explain(_ error: any Error, url: String) -> any Error {
-        // A serial device that never answers APP_START is most often running other firmware.
-        if case let SessionError.noAnswer(command, link, seconds) = error, command == "CMD_APP_START", url.hasPrefix("serial:") {
+    static func explain(_ error: any Error, on target: RadioTarget) -> any Error {
+        // A radio's serial port that never answers APP_START is most often running other firmware.
+        if case let SessionError.noAnswer(command, link, seconds) = error, command == "CMD_APP_START", target.driver.flags.contains(.serialConsole) {
             return CLIError("no answer to \(command) within \(Describe.seconds(seconds)) s on \(link): is the radio running USB companion firmware "
                 + "(not repeater or room server firmware), and is no other program using the port?", status: .noAnswer)
         }

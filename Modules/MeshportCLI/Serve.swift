@@ -94,14 +94,13 @@ struct Serve: AsyncParsableCommand {
                 throw CLIError("no radio chosen: pass --radio URL, or save a default with `meshport use URL`", status: .usage)
             }
         }
-        let targets = try urls.map { ($0, try RadioConnection.transportURL($0)) }
-        let loader = PluginLoader.load(for: Set(targets.map(\.1.scheme)))
-        let links = try targets.map { text, url -> RadioLink in
-            guard let driver = loader.driver(for: url.scheme) else {
-                throw CLIError("\(TransportError.noDriver(scheme: url.scheme, url: text, loaded: loader.loaded.flatMap(\.schemes)))", status: .usage)
-            }
-            return RadioLink(url: url) { PluginTransport(url: url, driver: driver) }
+        let targets: [RadioTarget]
+        do {
+            targets = try RadioTarget.resolve(urls)
+        } catch {
+            throw CLIError("\(error)", status: .usage)
         }
+        let links = targets.map { target in RadioLink(url: target.url) { target.transport() } }
         let database = db ?? Paths.database
         let folder = URL(fileURLWithPath: database).deletingLastPathComponent().path
         do {

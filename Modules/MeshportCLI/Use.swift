@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MeshTransport
 
 /// `meshport use URL`: the radio commands talk to when given no --radio.
 struct Use: AsyncParsableCommand {
@@ -22,7 +23,8 @@ struct Use: AsyncParsableCommand {
         try await reportingRadioErrors {
             var config = try CLIConfig.load()
             if let url {
-                _ = try RadioConnection.transportURL(url)
+                // The driver checks the URL now, not on the first command that uses it.
+                _ = try RadioTarget.resolve(url)
                 config.radio = url
                 try config.save()
             } else if clear {

@@ -56,11 +56,24 @@ static int loopback_discover(meshport_found_fn found, void *context, meshport_er
     return 0;
 }
 
-static void *loopback_open(const char *url, const meshport_callbacks *callbacks, meshport_error *error) {
-    if (strncmp(url, "loopback://", 11) != 0) {
-        meshport_error_set(error, MESHPORT_ERR_INVALID_URL, "expected loopback://NAME");
-        return NULL;
+/* loopback://NAME, NAME of letters, digits, '-' and '_'. Open checks the same way. */
+static int loopback_validate(const char *url, meshport_error *error) {
+    if (strncmp(url, "loopback://", 11) != 0 || url[11] == '\0') {
+        meshport_error_set(error, MESHPORT_ERR_INVALID_URL, "expected loopback://NAME, e.g. loopback://example");
+        return -1;
     }
+    for (const char *c = url + 11; *c != '\0'; c++) {
+        int ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_';
+        if (!ok) {
+            meshport_error_set(error, MESHPORT_ERR_INVALID_URL, "a loopback NAME holds only letters, digits, '-' and '_'");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void *loopback_open(const char *url, const meshport_callbacks *callbacks, meshport_error *error) {
+    if (loopback_validate(url, error) != 0) return NULL;
     if (strcmp(url + 11, "missing") == 0) {
         meshport_error_set(error, MESHPORT_ERR_NOT_FOUND, "no loopback device named \"missing\"");
         return NULL;
@@ -126,6 +139,7 @@ static const meshport_driver_descriptor descriptor = {
     .open = loopback_open,
     .send = loopback_send,
     .close = loopback_close,
+    .validate = loopback_validate,
 };
 
 const meshport_driver_descriptor *meshport_driver_entry(void) { return &descriptor; }

@@ -1,6 +1,5 @@
 import MeshDriverABI
 import MeshDriverKit
-import MeshTransport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,12 +18,34 @@ enum TCPDriver: MeshDriver {
 
     static func discover() throws(DriverFailure) -> [DiscoveredRadio] { [] }   // no discovery protocol on TCP
 
+    static func validate(url text: String) throws(DriverFailure) -> TransportURL {
+        try TransportURL.checked(text) { url throws(TransportURLError) in
+            let (host, _) = try url.hostAndPort()
+            guard !host.isEmpty else { throw url.invalid(url.text, "tcp needs a host: tcp://HOST[:5000]") }
+            try url.allowParameters(["timeout"])
+            if let t = url.parameter("timeout"), (Double(t) ?? 0) <= 0 {
+                throw url.invalid(t, "timeout is a number of seconds")
+            }
+        }
+    }
+
     static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
-        let url = try TransportURL.forDriver(text)
+        let url = try validate(url: text)
+        let (host, port) = try address(url)
         let timeoutMs = Int32((Double(url.parameter("timeout") ?? "5") ?? 5) * 1000)
-        let fd = try connect(host: url.host, port: url.port ?? defaultPort, timeoutMs: timeoutMs)
+        let fd = try connect(host: host, port: port, timeoutMs: timeoutMs)
         configure(fd)
-        return try FDLink(fd: fd, events: events, describe: "tcp://\(url.host):\(url.port ?? defaultPort)")
+        return try FDLink(fd: fd, events: events, describe: "tcp://\(host):\(port)")
+    }
+
+    /// Host and port (5000 unless given) of a URL `validate` accepted.
+    private static func address(_ url: TransportURL) throws(DriverFailure) -> (String, Int) {
+        do throws(TransportURLError) {
+            let (host, port) = try url.hostAndPort()
+            return (host, port ?? defaultPort)
+        } catch {
+            throw DriverFailure(error)
+        }
     }
 
     private static func connect(host: String, port: Int, timeoutMs: Int32) throws(DriverFailure) -> Int32 {

@@ -136,6 +136,18 @@ import Testing
         dropped.lose()
         await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", link: "sim://silent", reason: "link ended")) { _ = try await answer.value }
     }
+
+    /// On a link whose driver says it pairs, APP_START waits the pairing time (a person may be
+    /// typing the passkey), not the command timeout that failed the same session above.
+    @Test func aLinkThatPairsGivesAppStartThePairingTime() async throws {
+        let pairing = try SilentTransport(flags: .needsPairing)
+        let session = RadioSession(transport: pairing, commandTimeout: .milliseconds(200))
+        let connecting = Task { try await session.connect(now: { Self.now }) }
+        try await pairing.waitForFrame()
+        try await Task.sleep(for: .seconds(1))   // five command timeouts
+        pairing.lose()
+        await #expect(throws: SessionError.linkClosed(command: "CMD_APP_START", link: "sim://silent", reason: "link ended")) { _ = try await connecting.value }
+    }
 }
 
 /// A far side that takes every frame and never answers: a radio that hangs, or the wrong device.
@@ -147,8 +159,11 @@ final class SilentTransport: Transport, @unchecked Sendable {
     private let stateSink: AsyncStream<LinkState>.Continuation
     private let received = AsyncStream<Void>.makeStream()
 
-    init() throws {
+    let linkFlags: LinkFlags
+
+    init(flags: LinkFlags = []) throws {
         url = try TransportURL("sim://silent")
+        linkFlags = flags
         (frames, frameSink) = AsyncStream.makeStream()
         (states, stateSink) = AsyncStream.makeStream()
     }

@@ -8,6 +8,7 @@ import Testing
         let dir = try pluginDirectory([
             (builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755),
             (builtLibrary("MeshportTestBadABI"), "libbadabi.so", 0o755),
+            (builtLibrary("MeshportTestShortDescriptor"), "libshort.so", 0o755),
         ])
         let run = try await runMeshport(["plugins", "--json"], environment: ["MESHPORT_PLUGIN_PATH": dir])
         #expect(run.status == 0, "\(run.err)")
@@ -16,13 +17,17 @@ import Testing
         #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "ble", "usb", "loopback"])
         let loopback = try #require(loaded.first { $0["name"] as? String == "loopback" })
         #expect(loopback["linkKind"] as? String == "packet" && loopback["schemes"] as? [String] == ["loopback"])
-        #expect(loopback["abi"] as? String == "1.0" && loopback["path"] as? String == "\(dir)/libloopback.so")
+        #expect(loopback["abi"] as? String == "1.1" && loopback["path"] as? String == "\(dir)/libloopback.so")
+        let ble = try #require(loaded.first { $0["name"] as? String == "ble" })
+        #expect(ble["capabilities"] as? [String] == ["pairing"] && loopback["capabilities"] as? [String] == [])
         let refused = try #require(doc["refused"] as? [[String: String]])
-        #expect(refused.count == 1 && refused[0]["path"] == "\(dir)/libbadabi.so" && refused[0]["reason"]?.contains("majors differ") == true)
+        #expect(refused.count == 2 && refused[0]["path"] == "\(dir)/libbadabi.so" && refused[0]["reason"]?.contains("majors differ") == true)
+        #expect(refused[1]["path"] == "\(dir)/libshort.so" && refused[1]["reason"]?.contains("smaller than the ABI 1.0 descriptor") == true)
         #expect((doc["searchPath"] as? [String])?.last == dir)
 
         let table = try await runMeshport(["plugins"], environment: ["MESHPORT_PLUGIN_PATH": dir])
         #expect(table.out.contains("loopback") && table.out.contains("refused") && table.out.contains("majors differ"))
+        #expect(table.out.contains("capabilities") && table.out.contains("serial console") && table.out.contains("smaller than the ABI 1.0 descriptor"))
     }
 
     /// A person runs `meshport` found on the PATH, from any folder: the built-in drivers beside

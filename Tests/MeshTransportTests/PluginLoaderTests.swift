@@ -78,6 +78,52 @@ func pluginDirectory(_ files: [(source: String, name: String, mode: Int)]) throw
         #expect(loader.loaded.map(\.name) == ["tcp"])
     }
 
+    /// A driver built for ABI 1.0 loads; the 1.1 fields its descriptor_size does not cover
+    /// (the fixture puts a refusing validate and every flag there) are never read.
+    @Test func loadsADriverBuiltForABI1_0() throws {
+        let dir = try pluginDirectory([(builtLibrary("MeshportTestOldABI"), "libold.so", 0o755)])
+        var loader = PluginLoader()
+        loader.load(directories: [(dir, false)])
+        let old = try #require(loader.driver(for: "old"), "\(loader.refused)")
+        #expect(old.abi == "1.0" && old.flags.isEmpty && !old.needsPairing)
+        let url = try TransportURL.parsed("old://anything")
+        #expect(try loader.target(url).url == url)
+    }
+
+    @Test func refusesADescriptorSmallerThanABI1_0() throws {
+        let dir = try pluginDirectory([(builtLibrary("MeshportTestShortDescriptor"), "libshort.so", 0o755)])
+        var loader = PluginLoader()
+        loader.load(directories: [(dir, false)])
+        #expect(loader.loaded.isEmpty)
+        let reason = try #require(loader.refused.first?.reason)
+        #expect(reason.contains("descriptor_size 8 is smaller than the ABI 1.0 descriptor (\(PluginLoader.minimumDescriptorSize) bytes)"), "\(reason)")
+    }
+
+    /// What a front end needs to know comes from each driver's descriptor.
+    @Test func builtInDriversSayWhatTheirLinksNeed() throws {
+        var loader = PluginLoader()
+        loader.load(directories: [(binDirectory, true)])
+        let flags = Dictionary(uniqueKeysWithValues: loader.loaded.map { ($0.name, $0.flags) })
+        #expect(flags == ["tcp": [], "serial": .serialConsole, "usb": .serialConsole, "ble": .needsPairing])
+        #expect(loader.loaded.allSatisfy { $0.abi == "1.1" })
+    }
+
+    /// A driver's validate entry refuses a bad URL before anything is opened.
+    @Test func theCExampleValidatesItsOwnURLs() throws {
+        let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
+        var loader = PluginLoader()
+        loader.load(directories: [(dir, false)])
+        #expect(try loader.target(TransportURL.parsed("loopback://example")).driver.name == "loopback")
+        do {
+            _ = try loader.target(TransportURL.parsed("loopback://no good"))
+            Issue.record("accepted a bad loopback name")
+        } catch let .invalidURL(url, _, reason) {
+            #expect(url == "loopback://no good" && reason.contains("only letters, digits"), "\(reason)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
     @Test func refusesAWritableDirectory() throws {
         let dir = try pluginDirectory([(builtLibrary("MeshportExampleLoopback"), "libloopback.so", 0o755)])
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)

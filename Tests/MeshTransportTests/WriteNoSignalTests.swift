@@ -1,5 +1,5 @@
 import Glibc
-import MeshTransport
+import MeshDriverKit
 import Testing
 
 /// `writeNoSignal` picks the call once per descriptor: sockets must not raise SIGPIPE (it

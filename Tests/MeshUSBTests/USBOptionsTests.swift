@@ -1,5 +1,5 @@
 import Foundation
-import MeshTransport
+import MeshTransportURL
 import MeshportTestSupport
 import Testing
 @testable import MeshUSB
@@ -25,7 +25,7 @@ import Testing
     @Test(arguments: ["A10K5XYZ", "1-0000:00:02.0-1", "a&b=c", "50%+1 x", "Zürich"])
     func aSerialNumberSurvivesTheURL(serial: String) throws {
         let url = try TransportURL("usb://0403:6001?serial=\(USBOptions.queryValue(serial))&baud=115200")
-        let options = try USBOptions(device: url.host, query: url.query)
+        let options = try USBOptions(device: url.authority, query: url.query)
         #expect(options.serial == serial)
         #expect(options.line.baud == 115_200)
     }

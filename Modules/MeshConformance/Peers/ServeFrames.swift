@@ -1,4 +1,5 @@
 import Foundation
+import MeshDriverKit
 import MeshTransport
 import MeshCodec
 import MeshSim

@@ -8,11 +8,18 @@
  *
  * Versioning: the host refuses a driver whose abi_major differs from its own. A minor bump only
  * appends fields at the end of the descriptor; a driver with a lower minor leaves them out and
- * the host does not read past `descriptor_size`.
+ * the host does not read past `descriptor_size`: a field the size does not cover reads as zero
+ * (NULL, no flags). The host refuses a descriptor_size smaller than the 1.0 layout
+ * (MESHPORT_DRIVER_DESCRIPTOR_SIZE_1_0).
+ *
+ * 1.0: everything up to and including `close`.
+ * 1.1: `validate` (each driver checks its own URLs) and `flags` (what a front end needs to know
+ *      about the link).
  *
  * Threading and re-entrancy:
- *  - discover, open, send and close may be called from any thread. The host never calls send
- *    concurrently for one handle, and never calls close concurrently with send for one handle.
+ *  - discover, validate, open, send and close may be called from any thread. The host never
+ *    calls send concurrently for one handle, and never calls close concurrently with send for
+ *    one handle.
  *  - received and link_lost may be called on any driver thread, but never concurrently for one
  *    handle, never after close has returned, and never from inside send or close.
  *  - After link_lost, the driver calls neither callback again for that handle; the host still
@@ -34,7 +41,7 @@ extern "C" {
 #endif
 
 #define MESHPORT_DRIVER_ABI_MAJOR 1
-#define MESHPORT_DRIVER_ABI_MINOR 0
+#define MESHPORT_DRIVER_ABI_MINOR 1
 #define MESHPORT_DRIVER_ENTRY_SYMBOL "meshport_driver_entry"
 
 /* How frames travel on the link. */
@@ -44,6 +51,16 @@ typedef enum meshport_link_kind {
     /* One companion frame per write and per received packet (BLE). */
     MESHPORT_LINK_PACKET = 2
 } meshport_link_kind;
+
+/* Bits of the descriptor's `flags`: what a front end needs to know about the link. */
+typedef enum meshport_link_flag {
+    /* Opening may pair, and pairing may wait for a person to type the radio's passkey: the
+       first command gets minutes, not seconds (BLE). */
+    MESHPORT_LINK_NEEDS_PAIRING = 1u << 0,
+    /* The radio's own serial port (over USB): repeater and room server firmware talk there
+       too, so a radio that never answers may be running other firmware. */
+    MESHPORT_LINK_SERIAL_CONSOLE = 1u << 1
+} meshport_link_flag;
 
 /* What went wrong; the message says the details and, where there is one, the fix. */
 typedef enum meshport_error_kind {
@@ -100,7 +117,19 @@ typedef struct meshport_driver_descriptor {
     int (*send)(void *handle, const uint8_t *bytes, size_t length, meshport_error *error);
     /* Closes the link and frees the handle. */
     void (*close)(void *handle);
+
+    /* ABI 1.1. */
+    /* Checks `url` as open would, without touching any device: 0, or -1 with `error` filled
+       (MESHPORT_ERR_INVALID_URL, the message quoting the bad part and saying the fix). The host
+       asks before it opens and wherever it takes a URL from a person. May be NULL: then a bad
+       URL shows only when open fails with MESHPORT_ERR_INVALID_URL. */
+    int (*validate)(const char *url, meshport_error *error);
+    /* meshport_link_flag bits; unknown bits are ignored. */
+    uint32_t flags;
 } meshport_driver_descriptor;
+
+/* The size of the 1.0 descriptor: the least descriptor_size the host accepts. */
+#define MESHPORT_DRIVER_DESCRIPTOR_SIZE_1_0 offsetof(meshport_driver_descriptor, validate)
 
 typedef const meshport_driver_descriptor *(*meshport_driver_entry_fn)(void);
 

@@ -2,7 +2,6 @@ import Foundation
 import MeshBLE
 import MeshDriverABI
 import MeshDriverKit
-import MeshTransport
 
 /// `ble://ADDRESS?pin=123456&hci=hci0`: a MeshCore companion radio over Bluetooth LE through
 /// Meshport's own LE host (MeshBLE): no BlueZ daemon, no system pairing agent.
@@ -12,6 +11,7 @@ enum BLEDriver: MeshDriver {
     static let schemes = ["ble"]
     static let linkKind = MESHPORT_LINK_PACKET
     static let maxFrameSize = 176
+    static let flags = [MESHPORT_LINK_NEEDS_PAIRING]
 
     /// Scans `MESHPORT_BLE_SCAN_SECONDS` (default 3) on the configured controller.
     static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
@@ -40,6 +40,10 @@ enum BLEDriver: MeshDriver {
         } catch {
             throw failure(error)
         }
+    }
+
+    static func validate(url: String) throws(DriverFailure) -> TransportURL {
+        try TransportURL.checked(url, BLEOptions.check)
     }
 
     static func open(url: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {

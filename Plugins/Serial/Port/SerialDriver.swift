@@ -1,6 +1,5 @@
 import MeshDriverABI
 import MeshDriverKit
-import MeshTransport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,14 +14,31 @@ public enum SerialDriver: MeshDriver {
     public static let schemes = ["serial"]
     public static let linkKind = MESHPORT_LINK_STREAM
     public static let maxFrameSize = 176
+    public static let flags = [MESHPORT_LINK_SERIAL_CONSOLE]
 
     public static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
         // MESHPORT_SERIAL_ROOT: read /dev and /sys under another root (a copied tree).
         SerialDiscovery.radios(root: getenv("MESHPORT_SERIAL_ROOT").map { String(cString: $0) } ?? "")
     }
 
+    public static func validate(url text: String) throws(DriverFailure) -> TransportURL {
+        try TransportURL.checked(text) { url throws(TransportURLError) in
+            guard url.path.hasPrefix("/") else { throw url.invalid(url.text, "serial needs a device path: serial:///dev/ttyACM0") }
+            guard url.authority.isEmpty else { throw url.invalid(url.authority, "serial URLs have no host; use three slashes: serial:///dev/...") }
+            try url.allowParameters(["baud", "dtr", "rts"])
+            if let baud = url.parameter("baud") {
+                guard let b = Int(baud), b > 0 else { throw url.invalid(baud, "baud must be a positive number") }
+            }
+            for line in ["dtr", "rts"] {
+                if let v = url.parameter(line), !["on", "off", "1", "0"].contains(v) {
+                    throw url.invalid(v, "\(line) is on or off")
+                }
+            }
+        }
+    }
+
     public static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
-        let url = try TransportURL.forDriver(text)
+        let url = try validate(url: text)
         let baudValue = Int(url.parameter("baud") ?? "115200") ?? 115_200
         guard let speed = baudConstant(baudValue) else {
             throw DriverFailure(MESHPORT_ERR_INVALID_URL, "baud \(baudValue) is not a standard rate (e.g. 9600, 57600, 115200, 230400, 460800, 921600)")

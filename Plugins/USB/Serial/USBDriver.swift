@@ -1,6 +1,5 @@
 import MeshDriverABI
 import MeshDriverKit
-import MeshTransport
 
 /// `usb://VID:PID[?serial=...&bus=..&port=..&baud=115200&dtr=on|off&rts=on|off&latency=1]`:
 /// a radio behind a USB serial chip (FTDI, CP210x, CH34x) or native CDC-ACM, set up through
@@ -12,6 +11,7 @@ public enum USBDriver: MeshDriver {
     public static let schemes = ["usb"]
     public static let linkKind = MESHPORT_LINK_STREAM
     public static let maxFrameSize = 176
+    public static let flags = [MESHPORT_LINK_SERIAL_CONSOLE]
 
     public static func discover() throws(DriverFailure) -> [DiscoveredRadio] {
         do {
@@ -48,10 +48,24 @@ public enum USBDriver: MeshDriver {
         return DiscoveredRadio(url: url, label: label, details: details)
     }
 
-    public static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
-        let url = try TransportURL.forDriver(text)
+    public static func validate(url text: String) throws(DriverFailure) -> TransportURL {
+        let url = try TransportURL.checked(text) { _ in }
+        _ = try usbOptions(url)
+        return url
+    }
+
+    /// What the URL asks for; a bad part is INVALID_URL.
+    private static func usbOptions(_ url: TransportURL) throws(DriverFailure) -> USBOptions {
         do throws(USBError) {
-            let options = try USBOptions(device: url.host, query: url.query)
+            return try USBOptions(device: url.authority, query: url.query)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    public static func open(url text: String, events: LinkEvents) throws(DriverFailure) -> MeshLink {
+        let options = try usbOptions(try validate(url: text))
+        do throws(USBError) {
             let context = try USBContext()
             let (entry, opened) = try USBSelection.select(try context.devices(), options)
             guard let chip = entry.chip() else {

@@ -29,8 +29,8 @@ do {
         figures = try await workload.run(client, name: "meshport")
         await client.close()
     } else {
-        let host = url.host
-        guard let port = url.port else { throw BenchError("\(args[2]): expected tcp://HOST:PORT") }
+        let (host, port) = try url.hostAndPort()
+        guard let port else { throw BenchError("\(args[2]): expected tcp://HOST:PORT") }
         figures = try await workload.run(try FloorClient(host: host, port: port), name: "floor")
     }
     let encoder = JSONEncoder()

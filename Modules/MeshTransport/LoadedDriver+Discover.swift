@@ -1,25 +1,11 @@
 import Foundation
 import MeshDriverABI
 
-/// A radio a driver found: the URL to open it with, a short label, and what else the
-/// driver knows (device node, USB ids, signal strength).
-public struct DiscoveredRadio: Sendable, Hashable, Codable {
-    public var url: String
-    public var label: String
-    public var details: String
-
-    public init(url: String, label: String, details: String = "") {
-        self.url = url
-        self.label = label
-        self.details = details
-    }
-}
-
 extension LoadedDriver {
     /// Asks the driver which radios it can reach now (its `discover` entry; a driver
     /// without one finds nothing).
     public func discover() throws(TransportError) -> [DiscoveredRadio] {
-        guard let discover = descriptor.pointee.discover else { return [] }
+        guard let discover = descriptor.discover else { return [] }
         let found = FoundList()
         var error = meshport_error()
         let context = Unmanaged.passRetained(found)
