@@ -30,12 +30,17 @@ var targets: [Target] = [
     .target(
         name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI"],
         path: "Modules/MeshTransport", swiftSettings: strict),
+    // The commands only a conformance far side answers (0x7C-0x7E): the suite sends them,
+    // MeshSim answers them.
+    .target(name: "MeshConformanceCommands", path: "Modules/MeshConformanceCommands", swiftSettings: strict),
     // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
-    .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto"], path: "Modules/MeshSim", swiftSettings: strict),
+    .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto", "MeshConformanceCommands"], path: "Modules/MeshSim", swiftSettings: strict),
+    // MeshSim on stream links: the TCP and pty listeners of `meshport sim` and the tests.
+    .target(name: "MeshSimServe", dependencies: ["MeshSim", "MeshCodec", "MeshTransport"], path: "Modules/MeshSimServe", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
     .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
     .target(
-        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim"],
+        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshConformanceCommands"],
         path: "Modules/MeshConformance", swiftSettings: strict),
     .target(
         name: "MeshDriverKit", dependencies: ["MeshDriverABI", "MeshTransport"],
@@ -74,13 +79,13 @@ var targets: [Target] = [
         name: "MeshCryptoTests", dependencies: ["MeshCrypto", "MeshCodec"],
         path: "Tests/MeshCryptoTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance", "MeshportTestSupport"],
+        name: "MeshSimTests", dependencies: ["MeshSim", "MeshSimServe", "MeshConformanceCommands", "MeshCodec", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshConformance", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],
+        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshServicesTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshConformance", "MeshSim", "MeshportTestSupport"],
+        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshSimServe", "MeshSim", "MeshConformanceCommands", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
     // Helpers the test targets share: running the meshport executable, temporary folders.
     .target(name: "MeshportTestSupport", path: "Tests/Support", swiftSettings: strict),
@@ -93,7 +98,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshBLE", "MeshportServer",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -104,7 +109,7 @@ var targets: [Target] = [
         name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim"],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
-        name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshCodec"],
+        name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
         path: "Tools/Benchmarks/TransportBench", swiftSettings: strict),
     .executableTarget(
         name: "MeshportStoreBench",
@@ -138,7 +143,7 @@ var targets: [Target] = [
     // Swift plugin.
     .executableTarget(
         name: "MeshportGuest",
-        dependencies: ["MeshUSB", "MeshSerial", "MeshportDriverBLE", "MeshBLE", "CBluetooth", "MeshDriverKit", "MeshConformance", "MeshTransport"],
+        dependencies: ["MeshUSB", "MeshSerial", "MeshportDriverBLE", "MeshBLE", "CBluetooth", "MeshDriverKit", "MeshConformance", "MeshConformanceCommands", "MeshSim", "MeshTransport"],
         path: "Tools/USB/Guest", swiftSettings: strict),
     // The local server (`meshport serve`): HTTP and WebSocket API on Hummingbird, the companion
     // protocol re-exported over TCP, static files of the web UI from Web/.
