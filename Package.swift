@@ -87,11 +87,23 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshSimServe", "MeshSim", "MeshConformanceCommands", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
-    // Helpers the test targets share: running the meshport executable, temporary folders.
-    .target(name: "MeshportTestSupport", path: "Tests/Support", swiftSettings: strict),
+    // Helpers the test targets share: running the meshport executable, temporary folders, the
+    // crash test's acknowledgements.
+    .target(name: "MeshportTestSupport", dependencies: ["MeshStore"], path: "Tests/Support", swiftSettings: strict),
+    // Test-only executables, built beside `meshport` and never linked into it: the crash test's
+    // ingest workload (KillTests, Tools/Store/kill-rounds.sh), and `meshport serve` plus a route
+    // publishing synthetic events (EventsTests, Tools/Benchmarks/Serve).
+    .executableTarget(
+        name: "MeshportTestIngest",
+        dependencies: ["MeshStore", "MeshCodec", "MeshportTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "Tests/Tools/TestIngest", swiftSettings: strict),
+    .executableTarget(
+        name: "MeshportTestServe",
+        dependencies: ["MeshportCLI", "MeshportServer", .product(name: "Hummingbird", package: "hummingbird")],
+        path: "Tests/Tools/TestServe", swiftSettings: strict),
     .testTarget(
         name: "MeshStoreTests",
-        dependencies: ["MeshStore", "MeshCodec", "MeshportCLI", "MeshportTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+        dependencies: ["MeshStore", "MeshCodec", "MeshportTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tests/MeshStoreTests", resources: [.copy("Fixtures")], swiftSettings: strict),
     // The command line: command types live in a library so later issues add subcommands there;
     // the executable stays a one-line main.
