@@ -33,12 +33,17 @@ var targets: [Target] = [
     .target(
         name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI", "MeshTransportURL"],
         path: "Modules/MeshTransport", swiftSettings: strict),
+    // The commands only a conformance far side answers (0x7C-0x7E): the suite sends them,
+    // MeshSim answers them.
+    .target(name: "MeshConformanceCommands", path: "Modules/MeshConformanceCommands", swiftSettings: strict),
     // A simulated companion radio and the mesh around it; pure Swift on MeshCodec, no I/O.
-    .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto"], path: "Modules/MeshSim", swiftSettings: strict),
+    .target(name: "MeshSim", dependencies: ["MeshCodec", "MeshCrypto", "MeshConformanceCommands"], path: "Modules/MeshSim", swiftSettings: strict),
+    // MeshSim on stream links: the TCP and pty listeners of `meshport sim` and the tests.
+    .target(name: "MeshSimServe", dependencies: ["MeshSim", "MeshCodec", "MeshDriverKit"], path: "Modules/MeshSimServe", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
     .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
     .target(
-        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshSim", "MeshDriverKit"],
+        name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshConformanceCommands"],
         path: "Modules/MeshConformance", swiftSettings: strict),
     // What a Swift driver builds on: only the ABI and the URL module, so a plugin carries no
     // copy of the host's modules (Docs/plugin-authoring.md).
@@ -81,26 +86,38 @@ var targets: [Target] = [
         name: "MeshCryptoTests", dependencies: ["MeshCrypto", "MeshCodec"],
         path: "Tests/MeshCryptoTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshSimTests", dependencies: ["MeshSim", "MeshCodec", "MeshCrypto", "MeshConformance", "MeshportTestSupport"],
+        name: "MeshSimTests", dependencies: ["MeshSim", "MeshSimServe", "MeshConformanceCommands", "MeshCodec", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshConformance", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],
+        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshServicesTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshConformance", "MeshSim", "MeshportTestSupport"],
+        name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshSimServe", "MeshSim", "MeshConformanceCommands", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),
-    // Helpers the test targets share: running the meshport executable, temporary folders.
-    .target(name: "MeshportTestSupport", path: "Tests/Support", swiftSettings: strict),
+    // Helpers the test targets share: running the meshport executable, temporary folders, the
+    // crash test's acknowledgements.
+    .target(name: "MeshportTestSupport", dependencies: ["MeshStore"], path: "Tests/Support", swiftSettings: strict),
+    // Test-only executables, built beside `meshport` and never linked into it: the crash test's
+    // ingest workload (KillTests, Tools/Store/kill-rounds.sh), and `meshport serve` plus a route
+    // publishing synthetic events (EventsTests, Tools/Benchmarks/Serve).
+    .executableTarget(
+        name: "MeshportTestIngest",
+        dependencies: ["MeshStore", "MeshCodec", "MeshportTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "Tests/Tools/TestIngest", swiftSettings: strict),
+    .executableTarget(
+        name: "MeshportTestServe",
+        dependencies: ["MeshportCLI", "MeshportServer", .product(name: "Hummingbird", package: "hummingbird")],
+        path: "Tests/Tools/TestServe", swiftSettings: strict),
     .testTarget(
         name: "MeshStoreTests",
-        dependencies: ["MeshStore", "MeshCodec", "MeshportCLI", "MeshportTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+        dependencies: ["MeshStore", "MeshCodec", "MeshportTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tests/MeshStoreTests", resources: [.copy("Fixtures")], swiftSettings: strict),
     // The command line: command types live in a library so later issues add subcommands there;
     // the executable stays a one-line main.
     .target(
         name: "MeshportCLI",
         dependencies: [
-            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshServices", "MeshBLE", "MeshportServer",
+            "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -111,7 +128,7 @@ var targets: [Target] = [
         name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim"],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
-        name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshCodec"],
+        name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
         path: "Tools/Benchmarks/TransportBench", swiftSettings: strict),
     .executableTarget(
         name: "MeshportStoreBench",
@@ -145,7 +162,7 @@ var targets: [Target] = [
     // Swift plugin.
     .executableTarget(
         name: "MeshportGuest",
-        dependencies: ["MeshUSB", "MeshSerial", "MeshportDriverBLE", "MeshBLE", "CBluetooth", "MeshDriverKit", "MeshConformance", "MeshTransport"],
+        dependencies: ["MeshUSB", "MeshSerial", "MeshportDriverBLE", "MeshBLE", "CBluetooth", "MeshDriverKit", "MeshConformance", "MeshConformanceCommands", "MeshSim", "MeshTransport"],
         path: "Tools/USB/Guest", swiftSettings: strict),
     // The local server (`meshport serve`): HTTP and WebSocket API on Hummingbird, the companion
     // protocol re-exported over TCP, static files of the web UI from Web/.

@@ -3,7 +3,7 @@ import MeshCodec
 import MeshTransport
 
 /// The one suite every driver must pass. Link checks need a far side that answers the
-/// `ConformanceHook`s (the minimal responder, MeshSim); protocol checks need a radio (or
+/// `ConformanceCommand`s (MeshSim does); protocol checks need a radio (or
 /// simulator) behind the link. Checks whose far side is missing are skipped, not passed.
 public struct ConformanceSuite: Sendable {
     public typealias Factory = @Sendable () throws -> any Transport
@@ -52,7 +52,7 @@ public struct ConformanceSuite: Sendable {
         await record("open/close x100") { try await openCloseRepeatedly(100) }
         await record("missing device") { try await missingDevice() }
         let session = Session(suite: self)
-        await record("echo hook") { try await session.probe() }
+        await record("echo command") { try await session.probe() }
         await record("frame sizes 1...max, both ways") { try await session.allSizes() }
         await record("burst of 1000 frames in order") { try await session.burst(1000) }
         await record("concurrent senders") { try await session.concurrentSenders(tasks: 8, each: 25) }

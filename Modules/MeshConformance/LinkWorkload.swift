@@ -1,5 +1,6 @@
 import Foundation
 import MeshCodec
+import MeshConformanceCommands
 
 /// One run's figures: round-trip latency percentiles and windowed throughput.
 public struct LinkFigures: Encodable, Sendable {
@@ -19,15 +20,15 @@ public struct LinkEnds {
     }
 }
 
-/// A benchmark workload on any link whose far side echoes `ConformanceHook.echo` frames:
+/// A benchmark workload on any link whose far side echoes `ConformanceCommand.echo` frames:
 /// round trips one at a time (latency), then `total` frames with `window` in flight
 /// (throughput).
 public struct LinkWorkload: Sendable {
     public var roundTrips = 3_000
     public var total = 20_000
     public var window = 16
-    /// A typical command size (SEND_TXT_MSG with a short text), as an echo hook frame.
-    public var frame: [UInt8] = [ConformanceHook.echo] + Array(repeating: 0x41, count: 40)
+    /// A typical command size (SEND_TXT_MSG with a short text), as an echo command frame.
+    public var frame: [UInt8] = [ConformanceCommand.echo] + Array(repeating: 0x41, count: 40)
     /// Throughput blocks per path in `compare`.
     public var blocks = 8
     static let warmUp = 200

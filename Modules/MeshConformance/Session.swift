@@ -1,4 +1,5 @@
 import MeshCodec
+import MeshConformanceCommands
 import MeshTransport
 
 /// One open link the checks share, and what the far side turned out to support.
@@ -40,13 +41,13 @@ actor Session {
     }
 
     private func echoLink() async throws -> LinkClient {
-        guard hasEcho else { throw Skip("far side does not answer the echo hook (a real radio): link checks need the minimal responder or MeshSim") }
+        guard hasEcho else { throw Skip("far side does not answer the echo command (a real radio): link checks need MeshSim") }
         return try await link()
     }
 
     func probe() async throws -> String {
         let c = try await link()
-        let probe: [UInt8] = [ConformanceHook.echo, 0x01, 0x02, 0x03]
+        let probe: [UInt8] = [ConformanceCommand.echo, 0x01, 0x02, 0x03]
         let answer = try await c.call(probe)
         if answer == probe {
             hasEcho = true
@@ -58,7 +59,7 @@ actor Session {
     func allSizes() async throws -> String {
         let c = try await echoLink()
         for n in 1...suite.maxFrameSize {
-            let frame = [ConformanceHook.echo] + (1..<n).map { UInt8(($0 * 7 + n) & 0xFF) }
+            let frame = [ConformanceCommand.echo] + (1..<n).map { UInt8(($0 * 7 + n) & 0xFF) }
             let answer = try await c.call(frame)
             guard answer == frame else { throw Failure("size \(n): got \(answer.count) bytes back, content \(answer == frame ? "same" : "differs")") }
         }
@@ -67,7 +68,7 @@ actor Session {
 
     func burst(_ n: Int) async throws -> String {
         let c = try await echoLink()
-        let frames = (0..<n).map { i in [ConformanceHook.echo, UInt8(i >> 8), UInt8(i & 0xFF)] + [UInt8](repeating: UInt8(i & 0xFF), count: i % 150) }
+        let frames = (0..<n).map { i in [ConformanceCommand.echo, UInt8(i >> 8), UInt8(i & 0xFF)] + [UInt8](repeating: UInt8(i & 0xFF), count: i % 150) }
         let reader = Task { () throws -> Int in
             for (i, f) in frames.enumerated() {
                 let a = try await c.nextAnswer(for: f)
@@ -85,7 +86,7 @@ actor Session {
             for t in 0..<tasks {
                 group.addTask {
                     for i in 0..<each {
-                        let f: [UInt8] = [ConformanceHook.echo, UInt8(t), UInt8(i)]
+                        let f: [UInt8] = [ConformanceCommand.echo, UInt8(t), UInt8(i)]
                         let a = try await c.call(f)
                         guard a == f else { throw Failure("sender \(t) call \(i) got another caller's answer \(Hex.encode(a))") }
                     }
@@ -98,10 +99,10 @@ actor Session {
 
     func cancellation() async throws -> String {
         let c = try await echoLink()
-        let cancelled = Task { try await c.call([ConformanceHook.echo, 0xCA, 0x01]) }
+        let cancelled = Task { try await c.call([ConformanceCommand.echo, 0xCA, 0x01]) }
         cancelled.cancel()
         _ = await cancelled.result
-        let f: [UInt8] = [ConformanceHook.echo, 0xCA, 0x02]
+        let f: [UInt8] = [ConformanceCommand.echo, 0xCA, 0x02]
         let a = try await c.call(f)
         guard a == f else { throw Failure("after a cancelled call the next caller got \(Hex.encode(a))") }
         return "a cancelled call's answer never reached the next caller"
@@ -110,10 +111,10 @@ actor Session {
     func garbage() async throws -> String {
         guard suite.linkKind == .stream else { throw Skip("packet links carry no framing to corrupt") }
         let c = try await echoLink()
-        let f: [UInt8] = [ConformanceHook.garbageThenEcho]
+        let f: [UInt8] = [ConformanceCommand.garbageThenEcho]
         let a = try await c.call(f)
         guard a == f else { throw Failure("after garbage the answer was \(Hex.encode(a))") }
-        let after: [UInt8] = [ConformanceHook.echo, 0x60, 0x61]
+        let after: [UInt8] = [ConformanceCommand.echo, 0x60, 0x61]
         guard try await c.call(after) == after else { throw Failure("link did not recover after garbage") }
         return "framer resynchronised; link usable"
     }
@@ -122,7 +123,7 @@ actor Session {
         let c = try await echoLink()
         guard let t = transport else { throw Failure("no link") }
         let start = ContinuousClock.now
-        try await c.sendOnly([ConformanceHook.dropMidFrame])
+        try await c.sendOnly([ConformanceCommand.dropMidFrame])
         // Bounded even when no state ever arrives: a driver that misses the loss must fail, not hang.
         let lost = await withTaskGroup(of: TransportError?.self) { group in
             group.addTask {
@@ -140,7 +141,7 @@ actor Session {
         guard let e = lost else { throw Failure("no link-loss state within 5 s") }
         let d = ContinuousClock.now - start
         do {
-            try await t.send([ConformanceHook.echo])
+            try await t.send([ConformanceCommand.echo])
             throw Failure("send after loss succeeded")
         } catch is TransportError {
             return "lost within \(d): \(e)"

@@ -1,11 +1,12 @@
 import MeshCodec
+import MeshConformanceCommands
 
 /// What the radio writes back for one received frame on a stream link.
 public struct SimLinkReply: Hashable, Sendable {
     public var frames: [[UInt8]] = []
-    /// Raw bytes written before the frames (the garbage hook).
+    /// Raw bytes written before the frames (the garbage command).
     public var rawPrefix: [UInt8] = []
-    /// Write half of the first frame, then drop the link (the loss hook).
+    /// Write half of the first frame, then drop the link (the drop command).
     public var dropMidFrame = false
     /// Write the frames, then drop the link: the radio restarted (REBOOT, FACTORY_RESET).
     public var dropsLink = false
@@ -17,13 +18,13 @@ public struct SimLinkReply: Hashable, Sendable {
         self.dropsLink = dropsLink
     }
 
-    /// The conformance hooks, answered as the minimal responder answers them; nil for any
-    /// other frame (protocol.md codes stop at 65, the hooks are 0x7C-0x7E).
-    public static func hook(_ frame: [UInt8]) -> SimLinkReply? {
+    /// The answer to a conformance command (Modules/MeshConformanceCommands); nil for any
+    /// other frame (protocol.md codes stop at 65, these are 0x7C-0x7E).
+    public static func conformance(_ frame: [UInt8]) -> SimLinkReply? {
         switch frame.first {
-        case ConformanceHook.echo: SimLinkReply(frames: [frame])
-        case ConformanceHook.garbageThenEcho: SimLinkReply(frames: [frame], rawPrefix: ConformanceHook.garbage)
-        case ConformanceHook.dropMidFrame: SimLinkReply(frames: [[ConformanceHook.echo] + [UInt8](repeating: 0xEE, count: 40)], dropMidFrame: true)
+        case ConformanceCommand.echo: SimLinkReply(frames: [frame])
+        case ConformanceCommand.garbageThenEcho: SimLinkReply(frames: [frame], rawPrefix: ConformanceCommand.garbage)
+        case ConformanceCommand.dropMidFrame: SimLinkReply(frames: [[ConformanceCommand.echo] + [UInt8](repeating: 0xEE, count: 40)], dropMidFrame: true)
         default: nil
         }
     }

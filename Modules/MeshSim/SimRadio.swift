@@ -40,13 +40,13 @@ public actor SimRadio {
 
     public var isConnected: Bool { sink != nil }
 
-    /// A frame from the link: the frames to write back (hooks included).
+    /// A frame from the link: the frames to write back (conformance commands included).
     public func receive(_ frame: [UInt8]) -> SimLinkReply {
         deliverDue()
         // One save for what the due events and the command changed.
         defer { saveIfChanged() }
         guard !frame.isEmpty else { return SimLinkReply() }
-        if let hook = SimLinkReply.hook(frame) { return hook }
+        if let answer = SimLinkReply.conformance(frame) { return answer }
         let out: [RadioFrame]
         do {
             out = SimHandler.handle(&state, try Command(decoding: frame), now: clock.elapsed)

@@ -9,8 +9,8 @@ struct Conformance: AsyncParsableCommand {
         commandName: "conformance",
         abstract: "Run the driver conformance suite against a device.",
         discussion: """
-            Link checks need a far side that answers the conformance hooks (MeshSim or the minimal \
-            responder); protocol checks need a radio or simulator. Checks whose far side is missing are \
+            Link checks need a far side that answers the conformance commands (MeshSim does); \
+            protocol checks need a radio or simulator. Checks whose far side is missing are \
             reported as skipped. Exit status 1 when any check fails.
             """)
 

@@ -6,7 +6,7 @@ struct DB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
         abstract: "Inspect and maintain the local history database.",
-        subcommands: [DBSeed.self, DBSearch.self, DBCheck.self, DBBackup.self, DBIngestTest.self])
+        subcommands: [DBSeed.self, DBSearch.self, DBCheck.self, DBBackup.self])
 
     /// Declared here so `meshport db --read-only check` parses; each subcommand reads it.
     @OptionGroup var options: DBOptions

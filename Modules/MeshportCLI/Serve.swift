@@ -51,8 +51,6 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel = "notice"
 
-    @Flag(help: .hidden) var testHooks = false
-
     func validate() throws {
         guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds, not \(timeout)") }
         guard eventBuffer >= 1 else { throw ValidationError("--event-buffer must be 1 or more") }
@@ -63,10 +61,13 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() async throws { try await serve(extraRoutes: nil) }
+
+    /// The server, with routes beside the API's when a program embeds it (EmbeddedServe.swift).
+    func serve(extraRoutes: MeshportServer.ExtraRoutes?) async throws {
         do {
             let config = try configuration()
-            try await MeshportServer.run(config, testHooks: testHooks) { line in
+            try await MeshportServer.run(config, extraRoutes: extraRoutes) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
         } catch let error as ValidationError {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import MeshConformance
 import MeshSim
+import MeshSimServe
 import MeshTransport
 
 /// `meshport sim`: a simulated companion radio (MeshSim) with its default mesh, served over

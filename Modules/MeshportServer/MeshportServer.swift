@@ -13,8 +13,16 @@ import ServiceLifecycle
 /// Runs until SIGINT or SIGTERM, then stops accepting, closes the radios' links, writes what
 /// waits in the store and closes it.
 public enum MeshportServer {
+    /// Routes a program embedding the server adds beside the API's, given what publishes
+    /// events (Tests/Tools/TestServe adds synthetic events).
+    package typealias ExtraRoutes = @Sendable (Router<APIRequestContext>, EventPublisher) -> Void
+
     /// `announce` hears each address once it is listening (the tests and scripts read them).
-    public static func run(_ config: ServeConfiguration, testHooks: Bool = false, announce: @escaping @Sendable (String) -> Void) async throws {
+    public static func run(_ config: ServeConfiguration, announce: @escaping @Sendable (String) -> Void) async throws {
+        try await run(config, extraRoutes: nil, announce: announce)
+    }
+
+    package static func run(_ config: ServeConfiguration, extraRoutes: ExtraRoutes?, announce: @escaping @Sendable (String) -> Void) async throws {
         guard !config.radios.isEmpty else { throw ServeError.noRadio }
         guard config.companions.count <= config.radios.count else { throw ServeError.tooManyCompanions(config.companions.count, radios: config.radios.count) }
         var logger = Logger(label: "meshport.serve")
@@ -44,7 +52,7 @@ public enum MeshportServer {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: SecurityMiddleware(policy: policy) { text in radios.reduce(text) { $1.redact($0) } })
         served.addRoutes(to: router, staticFiles: staticFiles)
-        if testHooks { served.addTestHooks(to: router) }
+        extraRoutes?(router, publisher)
         let sockets = Router(context: APIRequestContext.self)
         served.addEventsSocket(to: sockets)
 

@@ -1,6 +1,5 @@
 import Foundation
 import MeshCodec
-import MeshConformance
 import MeshportTestSupport
 import MeshServices
 import MeshSim

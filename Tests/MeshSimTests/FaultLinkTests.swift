@@ -1,7 +1,8 @@
 import Foundation
 import MeshCodec
-import MeshConformance
+import MeshConformanceCommands
 import MeshSim
+import MeshSimServe
 import MeshportTestSupport
 import Testing
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Glibc
     /// A radio with an empty mesh and a clock that never moves: nothing is pushed unasked.
     static func radio() throws -> SimRadio { SimRadio(state: try Scenario().state(seed: 5), clock: ManualSimClock()) }
 
-    static func echo(_ i: Int) -> [UInt8] { [ConformanceHook.echo, UInt8(i), 0xA5, 0x5A] }
+    static func echo(_ i: Int) -> [UInt8] { [ConformanceCommand.echo, UInt8(i), 0xA5, 0x5A] }
 
     @Test func linkClosesRightAfterTheNthAnswer() async throws {
         let server = try TCPPeer(serve: simFrames(try Self.radio(), faults: SimFaults(dropLinkAtFrame: 3)))
@@ -91,7 +92,7 @@ import Glibc
         // Ten answers, and two pushes: the packet heard (LOG_RX_DATA), then MSG_WAITING.
         let got = try await offPool { try (0..<12).map { _ in try app.read() } }
         #expect(ContinuousClock.now - sent >= .milliseconds(50))
-        #expect(got.filter { $0.first == ConformanceHook.echo } == (1...10).map(Self.echo))
+        #expect(got.filter { $0.first == ConformanceCommand.echo } == (1...10).map(Self.echo))
         #expect(got.filter { $0 == [PushCode.messageWaiting.rawValue] }.count == 1, "the push is delayed, not lost")
         #expect(got.filter { $0.first == PushCode.logRxData.rawValue }.count == 1)
         #expect(try await offPool { try app.call(Self.echo(11)) } == Self.echo(11))

@@ -1,5 +1,6 @@
 import Foundation
 import MeshCodec
+import MeshConformanceCommands
 import MeshSim
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct FaultPlanTests {
     /// An echo answer as the link writes it: header and payload.
     static func framed(_ i: Int) -> [UInt8] {
-        (try? FrameEncoder.encode([ConformanceHook.echo, UInt8(truncatingIfNeeded: i), 0xA5, 0x5A], direction: .fromRadio)) ?? []
+        (try? FrameEncoder.encode([ConformanceCommand.echo, UInt8(truncatingIfNeeded: i), 0xA5, 0x5A], direction: .fromRadio)) ?? []
     }
 
     static func decisions(_ faults: SimFaults, link: Int = 1, count: Int = 300) -> (received: [FaultPlan.Reception], written: [[UInt8]]) {

@@ -1,7 +1,8 @@
 import Foundation
 import MeshCodec
-import MeshConformance
+import MeshConformanceCommands
 import MeshSim
+import MeshSimServe
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -100,9 +101,9 @@ import Glibc
 
     @Test func hooksAndUndecodableFrames() async {
         let radio = SimRadio(state: DefaultMesh.state(seed: 3), clock: ManualSimClock())
-        #expect(await radio.receive([ConformanceHook.echo, 1, 2]) == SimLinkReply(frames: [[ConformanceHook.echo, 1, 2]]))
-        #expect(await radio.receive([ConformanceHook.garbageThenEcho]).rawPrefix == ConformanceHook.garbage)
-        #expect(await radio.receive([ConformanceHook.dropMidFrame]).dropMidFrame)
+        #expect(await radio.receive([ConformanceCommand.echo, 1, 2]) == SimLinkReply(frames: [[ConformanceCommand.echo, 1, 2]]))
+        #expect(await radio.receive([ConformanceCommand.garbageThenEcho]).rawPrefix == ConformanceCommand.garbage)
+        #expect(await radio.receive([ConformanceCommand.dropMidFrame]).dropMidFrame)
         #expect(await radio.receive([0x2C]).frames == [[0x01, 0x01]], "parked code 44: ERR unsupported")
         #expect(await radio.receive([CommandCode.getStats.rawValue, 9]).frames == [[0x01, 0x06]], "unknown stats type: ERR illegal argument")
         #expect(await radio.receive([CommandCode.sendTextMessage.rawValue, 0]).frames == [[0x01, 0x01]], "too short: ERR unsupported")

@@ -1,5 +1,5 @@
 import MeshCodec
-import MeshConformance
+import MeshSimServe
 import MeshportTestSupport
 @testable import MeshSim
 import Testing

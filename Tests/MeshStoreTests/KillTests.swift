@@ -1,29 +1,29 @@
 import Foundation
 import MeshportTestSupport
 import MeshCodec
-import MeshportCLI
 import Testing
 
 @testable import MeshStore
 
-/// Reliability: a child process ingests as fast as it can and is killed with SIGKILL after a
-/// random few milliseconds, 20 rounds on one file. After each kill the file passes
-/// integrity_check and holds every message the child had acknowledged (printed after its
-/// commit returned). Tools/Store/kill-rounds.sh runs 100 rounds.
+/// Reliability: a child process (MeshportTestIngest, Tests/Tools/TestIngest) ingests as fast
+/// as it can and is killed with SIGKILL after a random few milliseconds, 20 rounds on one
+/// file. After each kill the file passes integrity_check and holds every message the child
+/// had acknowledged (printed after its commit returned). Tools/Store/kill-rounds.sh runs 100
+/// rounds.
 @Suite struct KillTests {
-    /// Its time is 20 launches of the debug `meshport` (each round waits for the child's first
+    /// Its time is 20 launches of a debug executable (each round waits for the child's first
     /// commit): 2 s alone, 17 s beside the CLI and server suites and two busy loops (the first
     /// rounds' launches 1.3-1.8 s each), 77 s once in the whole suite's start beside two busy
     /// loops. Hence 3 minutes, not 1.
     @Test(.timeLimit(.minutes(3))) func sigkillDuringIngest() async throws {
-        let binary = try meshportBinary()
+        let binary = try builtExecutable("MeshportTestIngest")
         let dir = TempDir()
         let radio = RadioID(publicKey: PublicKey(Array(repeating: 0x6B, count: 32))!)
         var all: [(id: Int64, seq: Int)] = []
         for round in 0..<20 {
             let child = Process()
             child.executableURL = binary
-            child.arguments = ["db", "ingest-test", "--db", dir.path(), "--start", "\(round * 1_000_000)"]
+            child.arguments = ["--db", dir.path(), "--start", "\(round * 1_000_000)"]
             child.environment = meshportEnvironment(in: dir)
             let out = Pipe()
             child.standardOutput = out

@@ -1,13 +1,12 @@
 import Foundation
-import MeshConformance
 import MeshportTestSupport
 import MeshSim
 import Testing
 
 /// `meshport conformance URL --json` as CI and driver authors run it: a separate process
-/// (its fd and memory checks see only the suite's own work), the radio side served here
-/// by the minimal responder. The C example is an echo device: its protocol checks and its
-/// garbage check (packet link) are skipped; every link check runs.
+/// (its fd and memory checks see only the suite's own work), the radio side served by
+/// `meshport sim` over TCP, a pty and emulated BLE. The C example is an echo device: its
+/// protocol checks and its garbage check (packet link) are skipped; every link check runs.
 @Suite(.timeLimit(.minutes(2))) struct ConformanceTests {
     private struct Report: Decodable {
         struct Check: Decodable { var name, result, detail: String }
@@ -26,22 +25,6 @@ import Testing
         #expect(report.passed + report.skipped == report.checks.count)
         #expect(run.status == (report.failed == 0 ? 0 : 1), "exit status \(run.status) with \(report.failed) failed")
         return report
-    }
-
-    @Test func tcp() async throws {
-        let server = try TCPPeer(serve: respondFrames)
-        defer { server.stop() }
-        let report = try await conformance(["tcp://127.0.0.1:\(server.port)"])
-        #expect(report.driver == "tcp" && report.passed >= 15)
-    }
-
-    @Test func serialOverPty() async throws {
-        let dir = TempDir()
-        let pty = try PtyPeer(serve: respondFrames, linkPath: dir.path("radio"))
-        // The folder must outlive the run: each simulated replug makes the link again.
-        defer { pty.close(); withExtendedLifetime(dir) {} }
-        let report = try await conformance(["serial://\(pty.slavePath)"])
-        #expect(report.driver == "serial" && report.passed >= 15)
     }
 
     /// MeshSim as the far side, run as users run it (`meshport sim`): every check passes,

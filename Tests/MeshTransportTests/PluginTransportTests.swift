@@ -1,6 +1,6 @@
 import Foundation
 import MeshDriverABI
-import MeshConformance
+import MeshSimServe
 import Synchronization
 import Testing
 @testable import MeshTransport

@@ -1,5 +1,6 @@
 import Foundation
 import MeshCodec
+import MeshConformanceCommands
 import MeshportTestSupport
 import Testing
 #if canImport(Glibc)
@@ -46,9 +47,9 @@ import Glibc
         let outHandle = out.fileHandleForReading
         let line = try await blocking { try firstLine(outHandle) }
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
-        let bytes = try await blocking { try answerUntilClose(port: port, frame: [ConformanceHook.echo, 1, 2]) }
+        let bytes = try await blocking { try answerUntilClose(port: port, frame: [ConformanceCommand.echo, 1, 2]) }
         var decoder = FrameDecoder(direction: .fromRadio)
-        #expect(bytes.map { decoder.feed($0) } == [.frame([ConformanceHook.echo, 1, 2])], "answered, then closed")
+        #expect(bytes.map { decoder.feed($0) } == [.frame([ConformanceCommand.echo, 1, 2])], "answered, then closed")
         sim.terminate()
         let log = try await blocking { try stderr.text() }
         #expect(log.contains("meshport sim: faults: drop after frame 1, delay 20 ms (seed 8, frames counted per link)"), "\(log)")

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func everyClientGetsEveryEventInOrder() async throws {
-        let world = try await ServerWorld(serveArguments: ["--test-hooks"])
+        let world = try await ServerWorld(syntheticEvents: true)
         var clients: [RawWebSocket] = []
         for _ in 0..<3 {
             let client = try await RawWebSocket.connect(port: world.port)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aClientThatStopsReadingIsClosedAndOthersAreNotHeldUp() async throws {
-        let world = try await ServerWorld(serveArguments: ["--test-hooks", "--event-buffer", "1000"])
+        let world = try await ServerWorld(serveArguments: ["--event-buffer", "1000"], syntheticEvents: true)
         let stalled = try StalledClient(port: world.port)
         let reader = try await RawWebSocket.connect(port: world.port)
         _ = try await reader.event("hello") { $0["type"] as? String == "hello" }

@@ -1,11 +1,15 @@
 import Foundation
 
 /// The `meshport` executable next to this test binary (`swift build` builds both).
-public func meshportBinary() throws -> URL {
+public func meshportBinary() throws -> URL { try builtExecutable("meshport") }
+
+/// An executable of this package next to this test binary: `meshport`, or a test-only one
+/// (Tests/Tools) that `swift build` builds beside it.
+public func builtExecutable(_ name: String) throws -> URL {
     let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let binary = here.appendingPathComponent("meshport")
+    let binary = here.appendingPathComponent(name)
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        throw ProcessFailure("no meshport executable at \(binary.path): run `swift build` first")
+        throw ProcessFailure("no \(name) executable at \(binary.path): run `swift build` first")
     }
     return binary
 }

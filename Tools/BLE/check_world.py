@@ -24,7 +24,7 @@ from nus_central import (APP_START, CURR_TIME, DEVICE_INFO, DEVICE_QUERY,  # noq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RADIO = 'F0:00:00:00:00:01'
-# Conformance hooks the sim answers (Modules/MeshCodec/ConformanceHook.swift).
+# Conformance hooks the sim answers (Modules/MeshConformanceCommands/ConformanceCommand.swift).
 ECHO, GARBAGE_THEN_ECHO, DROP_MID_FRAME = 0x7E, 0x7D, 0x7C
 CONNECTION_TIMEOUT = hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR
 PIN_OR_KEY_MISSING = hci.HCI_ErrorCode.PIN_OR_KEY_MISSING_ERROR

@@ -75,7 +75,7 @@ Tools/Benchmarks/USB/run.sh "$work/usb.json" "${USB_ROUNDS:-4}"
 # Server: `meshport serve` on `meshport sim` (Tools/Benchmarks/Serve/serve_bench.py): idle RSS with
 # 5,000 nodes in the store, cold start to ready, WebSocket fan-out to 50 clients, a timeline page
 # under load; each against a peer measured in the same run.
-for product in meshport MeshportDriverTCP; do
+for product in meshport MeshportTestServe MeshportDriverTCP; do
     Tools/release.sh --product "$product" >"$work/build-serve.log" 2>&1 || { cat "$work/build-serve.log"; exit 1; }
 done
 echo "serve: meshport serve on meshport sim (release build, about 45 seconds)..."

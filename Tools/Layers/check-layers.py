@@ -48,7 +48,7 @@ RULES = {
     "MeshStore": ("store", {"MeshCodec"}, SYSTEM | {"GRDB", "GRDBSQLite"}),
     # Simulator: a radio and its mesh; no services, no store, no transport.
     "MeshSim": ("simulator", {"MeshCodec", "MeshCrypto", "MeshConformanceCommands"}, SYSTEM),
-    "MeshSimServe": ("simulator", {"MeshSim", "MeshCodec", "MeshConformanceCommands"}, SYSTEM),
+    "MeshSimServe": ("simulator", {"MeshSim", "MeshCodec", "MeshConformanceCommands", "MeshDriverKit"}, SYSTEM),
     # The conformance suite drives a transport; it knows no simulator and no services.
     "MeshConformance": ("conformance", {"MeshCodec", "MeshTransport", "MeshTransportURL", "MeshConformanceCommands"}, SYSTEM),
     # Services: sessions and domain logic; no front end.

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Crash test, long form: `meshport db ingest-test` writes messages as fast as it can and is
-# killed with SIGKILL a random few milliseconds into each round, ROUNDS times (default 100)
-# on one file. After every kill the file must pass integrity_check and hold every message
+# Crash test, long form: MeshportTestIngest (Tests/Tools/TestIngest) writes messages as fast
+# as it can and is killed with SIGKILL a random few milliseconds into each round, ROUNDS times
+# (default 100) on one file. After every kill the file must pass integrity_check and hold every message
 # the child acknowledged (it prints `ack ID:SEQ` after each commit returns).
 # The 20-round version runs in `swift test` (KillTests); this one is for soak runs.
 # Usage: Tools/Store/kill-rounds.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-100}"
-Tools/release.sh --product meshport >/dev/null
-bin="$(Tools/release.sh --show-bin-path)/meshport"
+Tools/release.sh --product MeshportTestIngest >/dev/null
+bin="$(Tools/release.sh --show-bin-path)/MeshportTestIngest"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 db="$work/kill.db"
@@ -17,7 +17,7 @@ db="$work/kill.db"
 passed=0
 failed=0
 for round in $(seq 0 $((rounds - 1))); do
-    "$bin" db ingest-test --db "$db" --start $((round * 1000000)) >"$work/round.acks" 2>"$work/round.err" &
+    "$bin" --db "$db" --start $((round * 1000000)) >"$work/round.acks" 2>"$work/round.err" &
     pid=$!
     # Wait for the first acknowledged commit (at most 30 s), then a random 1-25 ms more.
     for _ in $(seq 1 3000); do
@@ -32,14 +32,14 @@ for round in $(seq 0 $((rounds - 1))); do
     cat "$work/round.acks" >>"$work/all.acks"
     if [ ! -s "$work/round.acks" ]; then
         echo "round $round: FAILED (nothing acknowledged)"; cat "$work/round.err"; failed=$((failed + 1))
-    elif "$bin" db ingest-test --db "$db" --verify "$work/round.acks" >"$work/verify.out" 2>&1; then
+    elif "$bin" --db "$db" --verify "$work/round.acks" >"$work/verify.out" 2>&1; then
         passed=$((passed + 1))
     else
         echo "round $round: FAILED"; cat "$work/verify.out"; failed=$((failed + 1))
     fi
 done
 # Every round's acknowledgements, checked once more against the final file.
-if "$bin" db ingest-test --db "$db" --verify "$work/all.acks" >"$work/verify.out" 2>&1; then
+if "$bin" --db "$db" --verify "$work/all.acks" >"$work/verify.out" 2>&1; then
     echo "all rounds: $(grep acknowledged "$work/verify.out")"
 else
     echo "all rounds: FAILED"; cat "$work/verify.out"; failed=$((failed + 1))

@@ -55,10 +55,12 @@ class Process:
 
 class Servers:
     """meshport sim + meshport serve. `extra` adds serve options (e.g. --token-file), `sim_extra`
-    sim options (e.g. --scenario); `db` is the history database (default: a fresh one)."""
+    sim options (e.g. --scenario); `db` is the history database (default: a fresh one);
+    `serve_binary` runs instead of `meshport serve` (MeshportTestServe, Tests/Tools/TestServe)."""
 
-    def __init__(self, meshport, extra=(), sim_extra=(), db=None):
+    def __init__(self, meshport, extra=(), sim_extra=(), db=None, serve_binary=None):
         self.meshport = meshport
+        self.serve_command = [serve_binary] if serve_binary else [meshport, "serve"]
         self.extra = list(extra)
         self.sim_extra = list(sim_extra)
         self.work = tempfile.mkdtemp(prefix="meshport-web-")
@@ -76,7 +78,7 @@ class Servers:
         return self
 
     def serve_argv(self):
-        return [self.meshport, "serve", "--radio", f"tcp://127.0.0.1:{self.sim_port}", "--http", "127.0.0.1:0", "--db", self.db, *self.extra]
+        return [*self.serve_command, "--radio", f"tcp://127.0.0.1:{self.sim_port}", "--http", "127.0.0.1:0", "--db", self.db, *self.extra]
 
     def start_serve(self):
         self.serve = Process("serve", self.serve_argv(), self.env, self.work)

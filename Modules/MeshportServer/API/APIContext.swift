@@ -6,18 +6,18 @@ import MeshCodec
 import MeshStore
 
 /// The request context of every route: Hummingbird's basics plus the WebSocket hand-off.
-struct APIRequestContext: RequestContext, WebSocketRequestContext {
-    var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<Self>
+package struct APIRequestContext: RequestContext, WebSocketRequestContext {
+    package var coreContext: CoreRequestContextStorage
+    package let webSocket: WebSocketHandlerReference<Self>
 
-    init(source: Source) {
+    package init(source: Source) {
         coreContext = .init(source: source)
         webSocket = .init()
     }
 
     /// Bodies are read with `Served.body`, which applies the configured limit; this is
     /// only Hummingbird's own ceiling.
-    var maxUploadSize: Int { 1 << 20 }
+    package var maxUploadSize: Int { 1 << 20 }
 }
 
 /// What the handlers share: the radios, the store and the server's settings.

@@ -5,7 +5,7 @@ import MeshServices
 
 /// One event as WebSocket clients receive it: `type` says which fields are there
 /// (Docs/openapi.json, `Event`).
-struct EventJSON: Encodable, Sendable {
+package struct EventJSON: Encodable, Sendable {
     var type: String
     var radio: String?
     var state: String?
@@ -20,14 +20,14 @@ struct EventJSON: Encodable, Sendable {
     var readings: [ReadingJSON]?
     var room: String?
     var author: String?
-    var text: String?
+    package var text: String?
     var channel: Int?
     var dataType: Int?
     var data: String?
     var push: String?
     var radios: [RadioJSON]?
 
-    init(type: String, radio: String? = nil) {
+    package init(type: String, radio: String? = nil) {
         self.type = type
         self.radio = radio
     }
@@ -86,7 +86,7 @@ struct EventJSON: Encodable, Sendable {
 
 /// Turns each radio's events into JSON once and hands it to every WebSocket client; problems
 /// are also logged (they name commands and links, never a password or a channel secret).
-final class EventPublisher: Sendable {
+package final class EventPublisher: Sendable {
     let broadcaster: EventBroadcaster
     private let logger: Logger
     private let encoder: JSONEncoder
@@ -113,7 +113,7 @@ final class EventPublisher: Sendable {
         publish(event)
     }
 
-    func publish(_ event: EventJSON) {
+    package func publish(_ event: EventJSON) {
         guard let text = encode(event) else { return }
         metrics.eventPublished(event.type)
         broadcaster.publish(text)

@@ -2,7 +2,8 @@ import Foundation
 import MeshportTestSupport
 
 /// `meshport serve` in its own process, as a person starts it: the addresses it announces,
-/// what it printed, and a SIGTERM to stop it.
+/// what it printed, and a SIGTERM to stop it. With `syntheticEvents`, the server is
+/// MeshportTestServe (Tests/Tools/TestServe): the same, plus POST /api/test/events.
 final class ServeProcess: @unchecked Sendable {
     private let process = Process()
     private let out: PipeReader
@@ -12,9 +13,14 @@ final class ServeProcess: @unchecked Sendable {
     /// One per --companion, in order.
     let companionPorts: [Int]
 
-    init(_ arguments: [String], environment: [String: String], companions: Int = 0) async throws {
-        process.executableURL = try meshportBinary()
-        process.arguments = ["serve"] + arguments
+    init(_ arguments: [String], environment: [String: String], companions: Int = 0, syntheticEvents: Bool = false) async throws {
+        if syntheticEvents {
+            process.executableURL = try builtExecutable("MeshportTestServe")
+            process.arguments = arguments
+        } else {
+            process.executableURL = try meshportBinary()
+            process.arguments = ["serve"] + arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
@@ -92,9 +98,9 @@ final class ServerWorld: Sendable {
     static func environment(_ dir: TempDir) -> [String: String] { meshportEnvironment(in: dir) }
 
     /// `scenario`: a MeshSim scenario (JSON) for every sim; `extraRadios`: more --radio URLs
-    /// (e.g. one nothing listens on).
+    /// (e.g. one nothing listens on); `syntheticEvents`: the server takes POST /api/test/events.
     init(sims count: Int = 1, scenario: String? = nil, serveArguments: [String] = [], extraRadios: [String] = [], companions: Int = 0,
-         waitReady: Bool = true) async throws {
+         syntheticEvents: Bool = false, waitReady: Bool = true) async throws {
         var simArguments = ["--listen", "tcp://127.0.0.1:0"]
         if let scenario {
             let file = dir.url.appendingPathComponent("scenario.json")
@@ -108,7 +114,8 @@ final class ServerWorld: Sendable {
         for sim in sims { arguments += ["--radio", sim.address] }
         for url in extraRadios { arguments += ["--radio", url] }
         for _ in 0..<companions { arguments += ["--companion", "127.0.0.1:0"] }
-        serve = try await ServeProcess(arguments + serveArguments, environment: Self.environment(dir), companions: companions)
+        serve = try await ServeProcess(arguments + serveArguments, environment: Self.environment(dir), companions: companions,
+                                       syntheticEvents: syntheticEvents)
         if waitReady { try await ready(count) }
     }
 

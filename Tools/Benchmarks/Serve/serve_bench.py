@@ -8,7 +8,8 @@ for report.py's `serve` group. Each figure has a peer measured in the same run:
   exit of `meshport --help` (the process start floor) (goal: ready under 300 ms);
 - WebSocket fan-out: 1,000 events/s for 10 s to 50 clients: delivered, in order, latency from
   each event's due time; and the ceiling of server and clients together: events published
-  unpaced, until clients fall a buffer behind and are closed;
+  unpaced, until clients fall a buffer behind and are closed (synthetic events: the server as
+  MeshportTestServe, Tests/Tools/TestServe, from the same folder as MESHPORT_BINARY);
 - a timeline page (50 messages of a channel of 900 and more) under load from 8 keep-alive
   connections in a closed loop for 8 s: p50/p99, against /healthz under the same load.
 
@@ -177,7 +178,8 @@ async def fanout_round(port, pid, count, rate):
 
 
 def fanout(meshport):
-    servers = Servers(meshport, extra=["--test-hooks"]).start()
+    test_serve = os.path.join(os.path.dirname(meshport), "MeshportTestServe")
+    servers = Servers(meshport, serve_binary=test_serve).start()
     try:
         servers.wait_ready()
         port, pid = port_of(servers), servers.serve.proc.pid

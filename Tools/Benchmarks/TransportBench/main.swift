@@ -1,5 +1,6 @@
 import Foundation
 import MeshConformance
+import MeshSimServe
 import MeshTransport
 
 // The plugin boundary's cost: frame round trips and windowed throughput through a loaded

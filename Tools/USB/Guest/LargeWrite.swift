@@ -1,5 +1,6 @@
 import Foundation
 import MeshCodec
+import MeshConformanceCommands
 import MeshConformance
 import MeshDriverABI
 import MeshDriverKit
@@ -16,7 +17,7 @@ extension DeviceChecks {
         let driver = DriverExport.descriptor(for: USBDriver.self).pointee
         let name = "one write of 1,024 bytes"
         let start = ContinuousClock.now
-        let frames = (0..<16).map { i in [ConformanceHook.echo] + Array(repeating: UInt8(0x30 + i), count: 60) }
+        let frames = (0..<16).map { i in [ConformanceCommand.echo] + Array(repeating: UInt8(0x30 + i), count: 60) }
         let bytes: [UInt8]
         do {
             bytes = try frames.flatMap { try FrameEncoder.encode($0, direction: .toRadio, maxFrameLength: Int(driver.max_frame_size)) }

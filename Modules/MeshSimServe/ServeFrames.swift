@@ -1,21 +1,15 @@
 import Foundation
 import MeshDriverKit
-import MeshTransport
 import MeshCodec
 import MeshSim
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Answers every `<` frame read from `fd` with the same frame under `>`, until EOF.
+/// Answers every `<` frame read from `fd` with the same frame under `>`, until EOF: the link
+/// alone, without a radio (driver tests, Tools/Benchmarks/TransportBench).
 public func echoFrames(_ fd: Int32, ptyMaster: Bool, stopped: () -> Bool) -> Bool {
-    serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped) { MinimalResponder.Reply(frames: [$0]) }
-}
-
-/// Answers like a radio through MinimalResponder (conformance hooks included).
-public func respondFrames(_ fd: Int32, ptyMaster: Bool, stopped: () -> Bool) -> Bool {
-    var responder = MinimalResponder()
-    return serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped) { responder.answer($0) }
+    serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped) { SimLinkReply(frames: [$0]) }
 }
 
 public typealias FramePeer = @Sendable (_ fd: Int32, _ ptyMaster: Bool, _ stopped: () -> Bool) -> Bool
@@ -83,12 +77,12 @@ public final class FrameWriter: @unchecked Sendable {
     }
 }
 
-/// Serves frames until EOF or a drop hook; returns true when the far side must drop the link.
+/// Serves frames until EOF or a reply that drops the link; returns true when the far side must drop the link.
 /// A pty master reads EIO while no slave is open: with `ptyMaster` that means wait, not stop.
 /// Pass `writer` when something else writes to the link too (pushes); it is closed on return.
 @discardableResult
 public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Bool = { false }, writer: FrameWriter? = nil,
-                        _ handle: ([UInt8]) -> MinimalResponder.Reply) -> Bool {
+                        _ handle: ([UInt8]) -> SimLinkReply) -> Bool {
     let writer = writer ?? FrameWriter(fd)
     defer { writer.close() }
     var decoder = FrameDecoder(direction: .toRadio)

@@ -1,8 +1,9 @@
-/// Test hooks a conformance far side understands. None is a companion command (those stop
-/// at 65), so a real radio answers them with ERR_CODE_UNSUPPORTED_CMD and the suite skips
-/// the checks that need them. Defined here, with the codes, because both sides use them:
-/// the conformance suite sends them, MeshSim and the minimal responder answer them.
-public enum ConformanceHook {
+/// Commands only a conformance far side understands, for checks of the link itself. None is
+/// a companion command (those stop at 65), so a real radio answers them with
+/// ERR_CODE_UNSUPPORTED_CMD and the suite skips the checks that need them. A module of their
+/// own because both sides use them: the conformance suite sends them, MeshSim answers them;
+/// the C example driver knows 0x7C too (Plugins/Loopback/loopback.c).
+public enum ConformanceCommand {
     /// `7E payload...` is answered with the same frame: frames of any size, both ways.
     public static let echo: UInt8 = 0x7E
     /// `7D` is answered with garbage and bogus headers on the stream, then `7D`.

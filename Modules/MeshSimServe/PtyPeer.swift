@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// A pseudo-terminal whose master side serves frames; the serial driver opens the slave.
-/// A drop hook closes the master (the slave sees a hangup, as on an unplug) and a new pty
-/// takes its place: `slavePath` then names the new one, as a replugged device gets a node.
+/// A reply that drops the link closes the master (the slave sees a hangup, as on an unplug)
+/// and a new pty takes its place: `slavePath` then names the new one, as a replugged device
+/// gets a node.
 /// With `linkPath`, a symlink there always points at the current slave, as a udev
 /// /dev/serial/by-id link does: one URL reaches the device across replugs. The slave starts
 /// raw, as a port some program configured before; `cooked` leaves it as the kernel makes a

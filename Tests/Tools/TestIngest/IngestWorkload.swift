@@ -1,28 +1,29 @@
 import ArgumentParser
 import Foundation
 import MeshCodec
+import MeshportTestSupport
 import MeshStore
 
-/// `meshport db ingest-test` (hidden): the crash test's workload. It writes messages as fast
-/// as it can and prints `ack ID:SEQ ...` after each commit returns, until killed. With
-/// `--verify FILE` it checks instead that every acknowledged message of FILE is stored.
-struct DBIngestTest: AsyncParsableCommand {
+/// The crash test's workload, for tests and soak runs only (KillTests, Tools/Store/kill-rounds.sh;
+/// never part of `meshport`). It writes messages as fast as it can and prints `ack ID:SEQ ...`
+/// after each commit returns, until killed. With `--verify FILE` it checks instead that every
+/// acknowledged message of FILE is stored.
+@main
+struct IngestWorkload: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ingest-test", abstract: "Crash-test workload (used by tests and Tools/Store/kill-rounds.sh).", shouldDisplay: false)
+        commandName: "MeshportTestIngest", abstract: "Crash-test workload: ingest until killed, or verify what was acknowledged.")
 
-    @OptionGroup var options: DBOptions
+    @Option(help: ArgumentHelp("Database file.", valueName: "path")) var db: String
     @Option(help: "First sequence number (one range per round keeps rounds apart).") var start = 0
     @Option(help: "Stop after this many messages (default: until killed).") var count = Int.max
     @Option(help: "Messages per batch commit.") var batch = 32
     @Option(help: "Verify the acknowledgements in this file instead of ingesting.") var verify: String?
 
     func run() async throws {
-        try await reportingErrors {
-            if let verify {
-                try verifyAcks(file: verify)
-            } else {
-                try await ingest()
-            }
+        if let verify {
+            try verifyAcks(file: verify)
+        } else {
+            try await ingest()
         }
     }
 
@@ -30,8 +31,13 @@ struct DBIngestTest: AsyncParsableCommand {
                                     radio: RadioParams(frequencyKHz: 869_525, bandwidthHz: 250_000, spreadingFactor: 11, codingRate: 5),
                                     name: "Kill test")
 
+    /// What `meshport db` opens: read-write, every commit durable.
+    private func open() throws -> MeshStore {
+        try MeshStore.open(at: db, options: StoreOptions(mode: .readWrite, durability: .full))
+    }
+
     private func ingest() async throws {
-        let store = try options.open()
+        let store = try open()
         let radio = try await store.writer.register(Self.radioInfo).id
         var data = SyntheticData(seed: UInt64(start))
         let peers = (0..<16).map { _ in data.publicKey() }
@@ -70,43 +76,23 @@ struct DBIngestTest: AsyncParsableCommand {
 
     private func verifyAcks(file: String) throws {
         let text: String
-        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch { throw CLIError("cannot read \(file): \(error.localizedDescription)") }
+        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch { throw IngestFailure("cannot read \(file): \(error.localizedDescription)") }
         let acks = IngestAcks.parse(text)
-        let store = try options.open()
+        let store = try open()
         let report = try store.integrityCheck()
-        guard report.isOK else { throw CLIError("integrity check failed: \(report.integrity.joined(separator: "; "))") }
+        guard report.isOK else { throw IngestFailure("integrity check failed: \(report.integrity.joined(separator: "; "))") }
         let radio = RadioID(publicKey: Self.radioInfo.publicKey)
         let missing = try IngestAcks.missing(acks, in: store, radio: radio)
         guard missing.isEmpty else {
-            throw CLIError("\(missing.count) of \(acks.count) acknowledged messages are missing (first: id \(missing[0].id), #\(missing[0].seq))")
+            throw IngestFailure("\(missing.count) of \(acks.count) acknowledged messages are missing (first: id \(missing[0].id), #\(missing[0].seq))")
         }
-        Output.lines([("integrity", "ok"), ("acknowledged", "\(acks.count) present")])
+        print("integrity: ok")
+        print("acknowledged: \(acks.count) present")
     }
 }
 
-/// The `ack ID:SEQ ...` lines of the ingest workload, and their check against a store.
-public enum IngestAcks {
-    /// Only complete lines count: a line cut by the kill was never fully acknowledged.
-    public static func parse(_ text: String) -> [(id: Int64, seq: Int)] {
-        var out: [(Int64, Int)] = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if !text.hasSuffix("\n") { lines.removeLast() }
-        for line in lines where line.hasPrefix("ack ") {
-            for pair in line.dropFirst(4).split(separator: " ") {
-                let parts = pair.split(separator: ":")
-                if parts.count == 2, let id = Int64(parts[0]), let seq = Int(parts[1]) { out.append((id, seq)) }
-            }
-        }
-        return out
-    }
-
-    /// Acknowledged messages that are not stored with their sequence number.
-    public static func missing(_ acks: [(id: Int64, seq: Int)], in store: MeshStore, radio: RadioID) throws -> [(id: Int64, seq: Int)] {
-        var missing: [(Int64, Int)] = []
-        for ack in acks {
-            let message = try store.reader.message(radio, id: ack.id)
-            if message?.senderTimestamp != UInt32(ack.seq) || message?.text.contains("ingest #\(ack.seq) ") != true { missing.append(ack) }
-        }
-        return missing
-    }
+/// A check that failed, in words (printed on stderr; exit status 1).
+struct IngestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

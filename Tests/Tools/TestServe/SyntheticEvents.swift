@@ -1,0 +1,30 @@
+import Hummingbird
+import MeshportServer
+
+/// `POST /api/test/events {"count": N, "perSecond": R}`: N events of type "test", their
+/// `text` 0, 1, ... N-1, at R per second (or as fast as they can be published), to load the
+/// events stream without a radio that could make them.
+struct SyntheticEvents: Decodable {
+    let count: Int
+    /// Events per second; nil: as fast as they can be published.
+    let perSecond: Double?
+
+    static func addRoute(to router: Router<APIRequestContext>, publisher: EventPublisher) {
+        router.post("/api/test/events") { request, context in
+            let ask = try await request.decode(as: SyntheticEvents.self, context: context)
+            guard (1...1_000_000).contains(ask.count) else { throw HTTPError(.badRequest, message: "count must be 1 to 1,000,000") }
+            let start = ContinuousClock.now
+            for n in 0..<ask.count {
+                if let rate = ask.perSecond, rate > 0 {
+                    let due = start + .seconds(Double(n) / rate)
+                    if due > .now { try await Task.sleep(until: due) }
+                }
+                var event = EventJSON(type: "test")
+                event.text = String(n)
+                publisher.publish(event)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"ok":true}"#)))
+        }
+    }
+}
