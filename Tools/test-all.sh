@@ -79,6 +79,10 @@ summed() {
     fi
 }
 
+# 2b. The layer rules (Docs/architecture.md): what each shipped module may depend on and import.
+stage "layer rules"
+summed "layers" layers python3 Tools/Layers/check-layers.py
+
 # 3. Cross-check with the reference Python client.
 stage "interop: meshcore_py cross-check"
 summed interop interop Tools/Interop/run-crosscheck.sh
