@@ -20,9 +20,7 @@ extension Served {
                     let due = start + .seconds(Double(n) / rate)
                     if due > .now { try await Task.sleep(until: due) }
                 }
-                var event = EventJSON(type: "test")
-                event.text = String(n)
-                self.publisher.publish(event)
+                self.publisher.broadcaster.publish(#"{"text":"\#(n)","type":"test"}"#)
             }
             return try self.json(OKJSON())
         }
