@@ -31,7 +31,6 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         var handle: Handle?
         var link = LinkState.closed
         var decoder: FrameDecoder
-        var rejected = 0
     }
 
     public init(url: TransportURL, driver: LoadedDriver) {
@@ -49,9 +48,6 @@ public final class PluginTransport: Transport, @unchecked Sendable {
             return nil
         }
     }
-
-    /// Frames rejected by the framer (oversize or zero-length headers) so far.
-    public var rejectedHeaders: Int { state.withLock { $0.rejected } }
 
     public func open() async throws {
         try await onQueue { [self] in
@@ -145,11 +141,10 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         let chunk = Array(bytes)
         let complete = state.withLock { inner -> [[UInt8]] in
             var complete: [[UInt8]] = []
+            // A rejected header (oversize or zero length) costs only its bytes: the framer
+            // looks for the next frame start, as the firmware's own reader does.
             inner.decoder.feed(chunk) { event in
-                switch event {
-                case let .frame(f): complete.append(f)
-                case .rejected: inner.rejected += 1
-                }
+                if case let .frame(f) = event { complete.append(f) }
             }
             return complete
         }
