@@ -7,17 +7,22 @@ public typealias DiscoveredRadio = MeshTransport.DiscoveredRadio
 /// A driver-side failure; becomes the C `meshport_error` at the boundary.
 public struct DriverFailure: Error, Sendable, CustomStringConvertible {
     public var kind: meshport_error_kind
+    /// What happened and where.
     public var message: String
+    /// What the user can do about it, when the driver knows.
+    public var fix: String?
 
-    public init(_ kind: meshport_error_kind, _ message: String) {
+    public init(_ kind: meshport_error_kind, _ message: String, fix: String? = nil) {
         self.kind = kind
         self.message = message
+        self.fix = fix
     }
 
-    public var description: String { message }
+    public var description: String { fix.map { "\(message); \($0)" } ?? message }
 
     func write(to error: UnsafeMutablePointer<meshport_error>?) {
         message.withCString { meshport_error_set(error, kind, $0) }
+        if let fix { fix.withCString { meshport_error_set_fix(error, $0) } }
     }
 }
 

@@ -190,19 +190,25 @@ private func pluginLinkLost(_ context: UnsafeMutableRawPointer?, _ error: Unsafe
 
 extension meshport_error {
     /// The driver's message (a NUL-terminated C string in a fixed buffer).
-    public var text: String {
-        withUnsafeBytes(of: message) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    public var text: String { Self.string(message) }
+
+    /// The driver's fix, nil when it gave none.
+    public var fixText: String? {
+        let fix = Self.string(fix)
+        return fix.isEmpty ? nil : fix
+    }
+
+    private static func string<Buffer>(_ buffer: Buffer) -> String {
+        withUnsafeBytes(of: buffer) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
     }
 }
 
 extension TransportError {
     /// Maps a driver's C error to the typed error.
     init(_ e: meshport_error, url: String) {
-        // Drivers put the fix after " | ": it becomes the permission error's fix, and part of
-        // the sentence for the others.
-        let parts = e.text.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        let reason = parts.first ?? ""
-        let fix = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+        // The permission error keeps its fix apart (its description says "Fix:"); the other
+        // kinds say theirs at the end of the reason.
+        let (reason, fix) = (e.text, e.fixText)
         let message = fix.map { "\(reason); \($0)" } ?? reason
         switch e.kind {
         case MESHPORT_ERR_LINK_LOST: self = .linkLost(url, reason: message)

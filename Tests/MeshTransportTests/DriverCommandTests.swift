@@ -16,7 +16,7 @@ import Testing
         #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "ble", "usb", "loopback"])
         let loopback = try #require(loaded.first { $0["name"] as? String == "loopback" })
         #expect(loopback["linkKind"] as? String == "packet" && loopback["schemes"] as? [String] == ["loopback"])
-        #expect(loopback["abi"] as? String == "1.0" && loopback["path"] as? String == "\(dir)/libloopback.so")
+        #expect(loopback["abi"] as? String == "2.0" && loopback["path"] as? String == "\(dir)/libloopback.so")
         let refused = try #require(doc["refused"] as? [[String: String]])
         #expect(refused.count == 1 && refused[0]["path"] == "\(dir)/libbadabi.so" && refused[0]["reason"]?.contains("majors differ") == true)
         #expect((doc["searchPath"] as? [String])?.last == dir)

@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-#define MESHPORT_DRIVER_ABI_MAJOR 1
+#define MESHPORT_DRIVER_ABI_MAJOR 2
 #define MESHPORT_DRIVER_ABI_MINOR 0
 #define MESHPORT_DRIVER_ENTRY_SYMBOL "meshport_driver_entry"
 
@@ -45,7 +45,7 @@ typedef enum meshport_link_kind {
     MESHPORT_LINK_PACKET = 2
 } meshport_link_kind;
 
-/* What went wrong; the message says the details and, where there is one, the fix. */
+/* What went wrong; the error's message says the details and its fix, where there is one, what to do. */
 typedef enum meshport_error_kind {
     MESHPORT_OK = 0,
     MESHPORT_ERR_LINK_LOST = 1,
@@ -58,10 +58,13 @@ typedef enum meshport_error_kind {
     MESHPORT_ERR_OTHER = 8
 } meshport_error_kind;
 
-/* Room for an error message written by the driver (NUL-terminated, truncated to fit). */
+/* An error written by the driver: `message` says what happened and where, `fix` what the user
+   can do about it (empty when the driver knows nothing to suggest). Both NUL-terminated,
+   truncated to fit. */
 typedef struct meshport_error {
     meshport_error_kind kind;
     char message[512];
+    char fix[256];
 } meshport_error;
 
 /* Called by the driver for every chunk received (stream) or every frame (packet). */
@@ -107,8 +110,10 @@ typedef const meshport_driver_descriptor *(*meshport_driver_entry_fn)(void);
 /* The one exported symbol of a driver. */
 const meshport_driver_descriptor *meshport_driver_entry(void);
 
-/* Copies `message` into `error` (host and driver helper; NULL-safe). */
+/* Copies `message` into `error` and empties its fix (host and driver helper; NULL-safe). */
 void meshport_error_set(meshport_error *error, meshport_error_kind kind, const char *message);
+/* Copies `fix` into `error`, after meshport_error_set (NULL-safe). */
+void meshport_error_set_fix(meshport_error *error, const char *fix);
 
 #ifdef __cplusplus
 }
