@@ -6,12 +6,13 @@ import Testing
 /// `meshport listen --json` and `/api/events` speak one schema (Docs/events.md): an event both
 /// see decodes to the same value from either.
 @Suite(.timeLimit(.minutes(3))) struct EventSchemaTests {
-    /// A node the radio does not know yet advertises every 8 s: the radio adds it and pushes
-    /// ADVERT to every client, and each client reads the contact back and announces it.
+    /// A node the radio does not know yet advertises every 6 s, for as long as a loaded
+    /// machine may take to start everything: the radio adds it and pushes ADVERT to every
+    /// client, and each client reads the contact back and announces it.
     static let newNodesAdvertising = """
         {"extendsDefault": true,
-         "nodes": [\((1...10).map { #"{"id": "n\#($0)", "name": "Newcomer \#($0)", "contact": false}"# }.joined(separator: ", "))],
-         "events": [\((1...10).map { #"{"at": \#(4 + 8 * $0), "advert": "n\#($0)"}"# }.joined(separator: ", "))]}
+         "nodes": [\((1...25).map { #"{"id": "n\#($0)", "name": "Newcomer \#($0)", "contact": false}"# }.joined(separator: ", "))],
+         "events": [\((1...25).map { #"{"at": \#(4 + 6 * $0), "advert": "n\#($0)"}"# }.joined(separator: ", "))]}
         """
 
     @Test func listenAndTheEventsStreamDecodeTheSameEventAlike() async throws {
