@@ -181,7 +181,7 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshportServerTests",
         dependencies: [
-            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshStore", "MeshTransport",
+            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshServices", "MeshStore", "MeshTransport",
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ],
         path: "Tests/MeshportServerTests", swiftSettings: strict),

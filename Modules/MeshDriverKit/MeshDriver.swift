@@ -6,14 +6,18 @@ import MeshDriverABI
 /// A driver-side failure; becomes the C `meshport_error` at the boundary.
 public struct DriverFailure: Error, Sendable, CustomStringConvertible {
     public var kind: meshport_error_kind
+    /// What happened and where.
     public var message: String
+    /// What the user can do about it, when the driver knows.
+    public var fix: String?
 
-    public init(_ kind: meshport_error_kind, _ message: String) {
+    public init(_ kind: meshport_error_kind, _ message: String, fix: String? = nil) {
         self.kind = kind
         self.message = message
+        self.fix = fix
     }
 
-    public var description: String { message }
+    public var description: String { fix.map { "\(message); \($0)" } ?? message }
 
     /// A bad URL: INVALID_URL, the message quoting the bad part (the host quotes the URL).
     public init(_ invalid: TransportURLError) {
@@ -22,6 +26,7 @@ public struct DriverFailure: Error, Sendable, CustomStringConvertible {
 
     func write(to error: UnsafeMutablePointer<meshport_error>?) {
         message.withCString { meshport_error_set(error, kind, $0) }
+        if let fix { fix.withCString { meshport_error_set_fix(error, $0) } }
     }
 }
 

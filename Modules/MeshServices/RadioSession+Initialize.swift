@@ -86,18 +86,12 @@ extension RadioSession {
     }
 
     /// GET_CONTACTS: the stream CONTACTS_START, a CONTACT for each contact changed since
-    /// `since` (all of them without it), END_OF_CONTACTS. A stream
-    /// takes longer than one answer: the time limit grows with the count announced.
+    /// `since` (all of them without it), END_OF_CONTACTS.
     /// The watermark returned is where the next incremental sync starts: END_OF_CONTACTS
     /// carries 0 when nothing was listed, which would make it a full sync again.
     public func syncContacts(since: UInt32? = nil) async throws -> (contacts: [Contact], watermark: UInt32, announced: Int) {
         report(.syncing(.contacts(received: 0, total: 0)))
-        let frames = try await exchange(.getContacts(since: since), timeout: commandTimeout * 6, until: { frames in
-            guard isContactsStart(frames[0]) else { return true }
-            guard frames.count > 1, let last = frames.last else { return false }
-            if case .response(.contact) = last { return false }
-            return true   // END_OF_CONTACTS, or a frame that breaks the stream (reported below)
-        })
+        let frames = try await contactStream(since: since)
         guard case let .response(.contactsStart(total))? = frames.first, case let .response(.endOfContacts(watermark))? = frames.last else {
             throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: link, got: frames.map(\.name).joined(separator: ", "))
         }
@@ -113,6 +107,19 @@ extension RadioSession {
         }
         report(.syncing(.contacts(received: contacts.count, total: Int(total))))
         return (contacts, max(since ?? 0, watermark), Int(total))
+    }
+
+    /// GET_CONTACTS's frames as they came: CONTACTS_START, a CONTACT each, END_OF_CONTACTS (or
+    /// the frame that broke the stream, for the caller to report). A stream takes longer than
+    /// one answer: its time limit is six commands'. Companion clients' GET_CONTACTS goes
+    /// through here too (Modules/MeshportServer/Companion/CommandRelay.swift).
+    public func contactStream(since: UInt32?) async throws -> [RadioFrame] {
+        try await exchange(.getContacts(since: since), timeout: commandTimeout * 6, until: { frames in
+            guard case .response(.contactsStart) = frames[0] else { return true }
+            guard frames.count > 1, let last = frames.last else { return false }
+            if case .response(.contact) = last { return false }
+            return true
+        })
     }
 
     /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (protocol.md §7.3). Each message goes to
@@ -132,9 +139,4 @@ extension RadioSession {
             }
         }
     }
-}
-
-private func isContactsStart(_ frame: RadioFrame) -> Bool {
-    if case .response(.contactsStart) = frame { return true }
-    return false
 }

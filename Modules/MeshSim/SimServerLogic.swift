@@ -51,7 +51,7 @@ enum SimServerLogic {
         guard let session = s.sessions[node.publicKey] else { return nil }
         switch type {
         case status:
-            return le32(tag) + statusBlob(s, node, now: now)
+            return le32(tag) + statusBlob(node, now: now)
         case telemetry:
             // The first reserved byte is an inverse mask; guests get base data only.
             let mask: UInt8 = session.permissions & 3 == 0 ? 0 : ~(request.count > 1 ? request[1] : 0)
@@ -60,7 +60,7 @@ enum SimServerLogic {
             return le32(tag) + Array(s.publicKey.bytes.prefix(6)) + [session.permissions]
         case neighbours where node.type == .repeater && request.count >= 7 && request[1] == 0:
             return le32(tag) + neighbourList(s, node, count: Int(request[2]), offset: Int(request[3]) | Int(request[4]) << 8,
-                                             prefixLength: Int(request[6]), now: now)
+                                             prefixLength: Int(request[6]))
         case ownerInfo where node.type == .repeater && (node.server?.firmwareLevel ?? 0) >= 2:
             return le32(tag) + Array("\(SimHandler.firmwareVersion)\n\(node.name)\n\(node.server?.ownerInfo ?? "")".utf8)
         default:
@@ -104,7 +104,7 @@ enum SimServerLogic {
     }
 
     /// RepeaterStats (56 bytes); a room server's ServerStats ends with post counters instead.
-    static func statusBlob(_ s: SimRadioState, _ node: SimNode, now: Duration) -> [UInt8] {
+    static func statusBlob(_ node: SimNode, now: Duration) -> [UInt8] {
         let uptime = UInt32(truncatingIfNeeded: now.milliseconds / 1000) + 86_400
         var st = RepeaterStatus(batteryMillivolts: node.batteryMillivolts, noiseFloor: -116, lastRSSI: -92, packetsReceived: 1200 + uptime / 30,
                                 packetsSent: 800 + uptime / 45, airtimeSeconds: uptime / 200, uptimeSeconds: uptime, sentFlood: 500 + uptime / 90,
@@ -117,7 +117,7 @@ enum SimServerLogic {
     }
 
     /// Nodes heard directly by this repeater: those whose route ends at it.
-    static func neighbourList(_ s: SimRadioState, _ node: SimNode, count: Int, offset: Int, prefixLength: Int, now: Duration) -> [UInt8] {
+    static func neighbourList(_ s: SimRadioState, _ node: SimNode, count: Int, offset: Int, prefixLength: Int) -> [UInt8] {
         let hash = node.publicKey.bytes[0]
         let heard = s.nodes.values.filter { $0.route.last == hash }.sorted { $0.publicKey.hex < $1.publicKey.hex }
         let page = heard.dropFirst(offset).prefix(count)

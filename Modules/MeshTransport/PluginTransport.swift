@@ -31,7 +31,6 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         var handle: Handle?
         var link = LinkState.closed
         var decoder: FrameDecoder
-        var rejected = 0
     }
 
     public init(url: TransportURL, driver: LoadedDriver) {
@@ -51,9 +50,6 @@ public final class PluginTransport: Transport, @unchecked Sendable {
     }
 
     public var linkFlags: LinkFlags { driver.flags }
-
-    /// Frames rejected by the framer (oversize or zero-length headers) so far.
-    public var rejectedHeaders: Int { state.withLock { $0.rejected } }
 
     public func open() async throws {
         try await onQueue { [self] in
@@ -147,11 +143,10 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         let chunk = Array(bytes)
         let complete = state.withLock { inner -> [[UInt8]] in
             var complete: [[UInt8]] = []
+            // A rejected header (oversize or zero length) costs only its bytes: the framer
+            // looks for the next frame start, as the firmware's own reader does.
             inner.decoder.feed(chunk) { event in
-                switch event {
-                case let .frame(f): complete.append(f)
-                case .rejected: inner.rejected += 1
-                }
+                if case let .frame(f) = event { complete.append(f) }
             }
             return complete
         }
@@ -192,24 +187,39 @@ private func pluginLinkLost(_ context: UnsafeMutableRawPointer?, _ error: Unsafe
     guard let context else { return }
     let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
     guard let t = box.transport else { return }
-    t.linkLost(error.map { TransportError($0.pointee, url: t.url.text) } ?? .linkLost(t.url.text, reason: "driver reported no reason"))
+    t.linkLost(error.map { TransportError(meshport_error(driverOwned: $0, abiMinor: t.driver.abiMinor), url: t.url.text) }
+        ?? .linkLost(t.url.text, reason: "driver reported no reason"))
 }
 
 extension meshport_error {
+    /// A copy of an error the driver allocated: one built for ABI 1.0 ends before `fix`, so
+    /// only that much is read and `fix` stays empty.
+    init(driverOwned error: UnsafePointer<meshport_error>, abiMinor: Int) {
+        self.init()
+        let size = abiMinor >= 1 ? MemoryLayout<meshport_error>.size : MemoryLayout<meshport_error>.offset(of: \.fix) ?? 0
+        withUnsafeMutableBytes(of: &self) { $0.copyMemory(from: UnsafeRawBufferPointer(start: error, count: size)) }
+    }
+
     /// The driver's message (a NUL-terminated C string in a fixed buffer).
-    public var text: String {
-        withUnsafeBytes(of: message) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    public var text: String { Self.string(message) }
+
+    /// The driver's fix, nil when it gave none.
+    public var fixText: String? {
+        let fix = Self.string(fix)
+        return fix.isEmpty ? nil : fix
+    }
+
+    private static func string<Buffer>(_ buffer: Buffer) -> String {
+        withUnsafeBytes(of: buffer) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
     }
 }
 
 extension TransportError {
     /// Maps a driver's C error to the typed error.
     init(_ e: meshport_error, url: String) {
-        // Drivers put the fix after " | ": it becomes the permission error's fix, and part of
-        // the sentence for the others.
-        let parts = e.text.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-        let reason = parts.first ?? ""
-        let fix = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+        // The permission error keeps its fix apart (its description says "Fix:"); the other
+        // kinds say theirs at the end of the reason.
+        let (reason, fix) = (e.text, e.fixText)
         let message = fix.map { "\(reason); \($0)" } ?? reason
         switch e.kind {
         case MESHPORT_ERR_LINK_LOST: self = .linkLost(url, reason: message)

@@ -24,7 +24,7 @@ struct ChannelsList: AsyncParsableCommand {
             let channels: [StoredChannel]
             if offline {
                 let store = try StoreFile.open(options.databasePath, readOnly: true)
-                channels = try store.reader.channels(try OfflineRadio.pick(store, options: options).id)
+                channels = try store.reader.channels(try OfflineRadio.pick(store).id)
             } else {
                 channels = try await RadioConnection.with(options) { radio in try radio.store.reader.channels(radio.context.radio) }
             }

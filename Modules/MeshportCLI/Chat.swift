@@ -158,8 +158,10 @@ actor ChatSession {
         if case let .messageReceived(m) = event, shown.contains(m.id) { return }
         if json {
             // Scripts driving chat read every event as a JSON line.
-            if let object = line.json(event) {
-                do { try Output.jsonLine(object) } catch { Output.error("cannot print \(event) as JSON: \(error)") }
+            do {
+                if let json = try line.json(event) { Output.emit(json) }
+            } catch {
+                Output.error("cannot print \(event) as JSON: \(error)")
             }
             return
         }

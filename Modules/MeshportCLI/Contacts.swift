@@ -31,7 +31,7 @@ struct ContactsList: AsyncParsableCommand {
             let contacts: [StoredContact]
             if offline {
                 let store = try StoreFile.open(options.databasePath, readOnly: true)
-                contacts = try store.reader.contacts(try OfflineRadio.pick(store, options: options).id)
+                contacts = try store.reader.contacts(try OfflineRadio.pick(store).id)
             } else {
                 contacts = try await RadioConnection.with(options) { radio in try radio.store.reader.contacts(radio.context.radio) }
             }
@@ -73,7 +73,7 @@ struct ContactsShow: AsyncParsableCommand {
 
 /// The radio a database-only command reads: the one connected most recently.
 enum OfflineRadio {
-    static func pick(_ store: MeshStore, options: RadioOptions) throws -> StoredRadio {
+    static func pick(_ store: MeshStore) throws -> StoredRadio {
         let radios = try store.reader.radios()
         guard let latest = radios.max(by: { ($0.lastConnectedAt ?? .distantPast) < ($1.lastConnectedAt ?? .distantPast) }) else {
             throw CLIError("\(store.path) holds no radio yet: connect once (e.g. `meshport info --radio URL`)")

@@ -47,12 +47,12 @@ enum Describe {
         ["index": Int(c.index), "name": c.name, "kind": c.kind.rawValue, "unread": c.unreadCount, "messages": c.messageCount]
     }
 
-    static func messageJSON(_ m: StoredMessage, contactName: String? = nil) -> [String: Any] {
+    static func messageJSON(_ m: StoredMessage) -> [String: Any] {
         var out: [String: Any] = [
             "id": m.id, "direction": m.direction == .incoming ? "in" : "out", "status": m.status.description, "text": m.text,
             "timestamp": iso(m.timestamp), "conversation": m.conversation?.description ?? "unresolved",
         ]
-        if let name = m.senderName ?? contactName { out["sender"] = name }
+        if let name = m.senderName { out["sender"] = name }
         if let prefix = m.senderPrefix { out["senderPrefix"] = prefix.hex }
         if let rtt = m.roundTripMs { out["roundTripMs"] = rtt }
         if m.attempt > 0 { out["attempt"] = m.attempt }

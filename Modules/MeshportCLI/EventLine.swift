@@ -3,7 +3,7 @@ import MeshCodec
 import MeshServices
 import MeshStore
 
-/// One `ClientEvent` as a line of text and as a JSON object (`listen`, `chat`).
+/// One `ClientEvent` as a line of text or of JSON (`listen`, `chat`).
 struct EventLine: Sendable {
     /// A contact's name from its key, for DMs and remote answers.
     let name: @Sendable (PublicKey) -> String?
@@ -64,26 +64,11 @@ struct EventLine: Sendable {
         }
     }
 
-    func json(_ event: ClientEvent) -> [String: Any]? {
-        switch event {
-        case let .connection(state): ["event": "connection", "state": "\(state)"]
-        case .syncProgress: nil
-        case let .messageReceived(m):
-            ["event": "message", "message": Describe.messageJSON(m, contactName: directKey(m).flatMap(name)), "place": place(m.conversation)]
-        case let .roomPost(room, post):
-            ["event": "roomPost", "room": room.hex, "roomName": who(room), "author": post.authorPrefix?.hex ?? "", "text": post.text]
-        case let .datagram(d): ["event": "datagram", "channel": Int(d.channelIndex), "dataType": Int(d.dataType), "data": Hex.encode(d.data)]
-        case let .messageStatus(m): ["event": "messageStatus", "message": Describe.messageJSON(m)]
-        case let .contactChanged(change): ["event": "contact", "text": contact(change)]
-        case let .remote(r): ["event": "remote", "text": remote(r)]
-        case let .push(p): ["event": "push", "push": p.name]
-        case let .problem(text): ["event": "problem", "text": text]
-        }
-    }
-
-    private func directKey(_ m: StoredMessage) -> PublicKey? {
-        if case let .direct(key)? = m.conversation { return key }
-        return nil
+    /// The event as a line of the shared event schema (Docs/events.md), the JSON `/api/events`
+    /// sends; nil for sync progress, which `listen` and `chat` do not show.
+    func json(_ event: ClientEvent) throws -> String? {
+        if case .syncProgress = event { return nil }
+        return try EventJSON(EventJSON.Body(event)).line()
     }
 
     /// Names from the store, read when asked (contacts change while listening).

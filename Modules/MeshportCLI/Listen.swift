@@ -28,8 +28,8 @@ struct Listen: AsyncParsableCommand {
                     for await event in events {
                         if messagesOnly, !Self.isMessage(event) { continue }
                         if json {
-                            guard let object = line.json(event) else { continue }
-                            try Output.jsonLine(object)
+                            guard let json = try line.json(event) else { continue }
+                            Output.emit(json)
                         } else {
                             guard let text = line.text(event) else { continue }
                             Output.emit(text)

@@ -31,12 +31,6 @@ enum Output {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    /// One JSON document on one line (`listen --json`: JSON lines), unbuffered.
-    static func jsonLine(_ value: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        emit(String(decoding: data, as: UTF8.self))
-    }
-
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("meshport: error: \(message)\n".utf8))
     }

@@ -92,7 +92,7 @@ enum TCPDriver: MeshDriver {
         case ECONNREFUSED: return DriverFailure(MESHPORT_ERR_REFUSED, "\(host):\(port) refused the connection (\(text)): nothing listens there; companions listen on port 5000")
         case ETIMEDOUT: return DriverFailure(MESHPORT_ERR_TIMEOUT, "connecting to \(host):\(port) timed out")
         case EHOSTUNREACH, ENETUNREACH: return DriverFailure(MESHPORT_ERR_NOT_FOUND, "\(host) is unreachable: \(text)")
-        case EACCES, EPERM: return DriverFailure(MESHPORT_ERR_PERMISSION_DENIED, "\(text) | check firewall rules for \(host):\(port)")
+        case EACCES, EPERM: return DriverFailure(MESHPORT_ERR_PERMISSION_DENIED, text, fix: "check firewall rules for \(host):\(port)")
         default: return DriverFailure(MESHPORT_ERR_OTHER, "connecting to \(host):\(port): \(text)")
         }
     }

@@ -146,20 +146,30 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
     }
 }
 
-/// A driver's message carries its fix after " | " (the ABI has one text field): the host
-/// turns it into a sentence, never shows the raw separator.
+/// A driver's error carries its fix in a field of its own: the permission error keeps it apart,
+/// the others end their sentence with it.
 @Suite struct DriverErrorTextTests {
-    private func error(_ kind: meshport_error_kind, _ text: String) -> TransportError {
+    private func error(_ kind: meshport_error_kind, _ text: String, fix: String? = nil) -> TransportError {
         var e = meshport_error()
         meshport_error_set(&e, kind, text)
+        if let fix { meshport_error_set_fix(&e, fix) }
         return TransportError(e, url: "usb://0403:6001")
     }
 
-    @Test func theFixBecomesPartOfTheSentence() {
-        let busy = error(MESHPORT_ERR_BUSY, "interface 0 is claimed by the kernel's ftdi_sio | unbind it or use serial:///dev/ttyUSB0")
+    @Test func theFixIsAFieldOfTheError() {
+        let busy = error(MESHPORT_ERR_BUSY, "interface 0 is claimed by the kernel's ftdi_sio", fix: "unbind it or use serial:///dev/ttyUSB0")
         #expect(busy.description == "usb://0403:6001 is busy: interface 0 is claimed by the kernel's ftdi_sio; unbind it or use serial:///dev/ttyUSB0")
-        let denied = error(MESHPORT_ERR_PERMISSION_DENIED, "cannot open /dev/bus/usb/001/004 | install Tools/USB/70-meshport.rules")
+        let denied = error(MESHPORT_ERR_PERMISSION_DENIED, "cannot open /dev/bus/usb/001/004", fix: "install Tools/USB/70-meshport.rules")
         #expect(denied == .permissionDenied("usb://0403:6001", reason: "cannot open /dev/bus/usb/001/004", fix: "install Tools/USB/70-meshport.rules"))
-        #expect(!error(MESHPORT_ERR_NOT_FOUND, "no such device").description.contains("|"))
+        #expect(error(MESHPORT_ERR_NOT_FOUND, "no such device") == .notFound("usb://0403:6001", reason: "no such device"))
+    }
+
+    /// A message set again leaves no fix of an earlier error behind.
+    @Test func settingTheMessageEmptiesTheFix() {
+        var e = meshport_error()
+        meshport_error_set(&e, MESHPORT_ERR_BUSY, "first")
+        meshport_error_set_fix(&e, "a fix for the first")
+        meshport_error_set(&e, MESHPORT_ERR_NOT_FOUND, "second")
+        #expect(e.text == "second" && e.fixText == nil)
     }
 }

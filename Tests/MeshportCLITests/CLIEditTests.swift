@@ -67,7 +67,7 @@ import Testing
         let lines = listen.out.split(separator: "\n")
         #expect(listen.status == 0 && lines.count == 7, "\(listen.out) \(listen.err)")
         let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(events.allSatisfy { $0?["event"] as? String == "message" })
+        #expect(events.allSatisfy { $0?["type"] as? String == "message" })
         let texts = events.compactMap { ($0?["message"] as? [String: Any])?["text"] as? String }
         #expect(texts.contains("are you on tonight?") && texts.contains("morning all"), "\(texts)")
     }

@@ -14,7 +14,9 @@
  *
  * 1.0: everything up to and including `close`.
  * 1.1: `validate` (each driver checks its own URLs) and `flags` (what a front end needs to know
- *      about the link).
+ *      about the link) in the descriptor; `fix` at the end of meshport_error. The host passes
+ *      drivers zeroed errors of the full size, so a 1.0 driver leaves `fix` empty; it reads
+ *      `fix` of an error a driver hands it (link_lost) only when the driver's minor is 1 or more.
  *
  * Threading and re-entrancy:
  *  - discover, validate, open, send and close may be called from any thread. The host never
@@ -62,7 +64,7 @@ typedef enum meshport_link_flag {
     MESHPORT_LINK_SERIAL_CONSOLE = 1u << 1
 } meshport_link_flag;
 
-/* What went wrong; the message says the details and, where there is one, the fix. */
+/* What went wrong; the error's message says the details and its fix, where there is one, what to do. */
 typedef enum meshport_error_kind {
     MESHPORT_OK = 0,
     MESHPORT_ERR_LINK_LOST = 1,
@@ -75,10 +77,13 @@ typedef enum meshport_error_kind {
     MESHPORT_ERR_OTHER = 8
 } meshport_error_kind;
 
-/* Room for an error message written by the driver (NUL-terminated, truncated to fit). */
+/* An error written by the driver: `message` says what happened and where, `fix` what the user
+   can do about it (empty when the driver knows nothing to suggest). Both NUL-terminated,
+   truncated to fit. */
 typedef struct meshport_error {
     meshport_error_kind kind;
     char message[512];
+    char fix[256];
 } meshport_error;
 
 /* Called by the driver for every chunk received (stream) or every frame (packet). */
@@ -136,8 +141,10 @@ typedef const meshport_driver_descriptor *(*meshport_driver_entry_fn)(void);
 /* The one exported symbol of a driver. */
 const meshport_driver_descriptor *meshport_driver_entry(void);
 
-/* Copies `message` into `error` (host and driver helper; NULL-safe). */
+/* Copies `message` into `error` and empties its fix (host and driver helper; NULL-safe). */
 void meshport_error_set(meshport_error *error, meshport_error_kind kind, const char *message);
+/* Copies `fix` into `error`, after meshport_error_set (NULL-safe). */
+void meshport_error_set_fix(meshport_error *error, const char *fix);
 
 #ifdef __cplusplus
 }

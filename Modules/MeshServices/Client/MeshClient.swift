@@ -65,7 +65,7 @@ public actor MeshClient {
     /// A message another client of this radio drained (SYNC_NEXT_MESSAGE sent through the
     /// server's companion re-export): kept and announced as if this client had drained it.
     /// Call before handing the answer on, as the drain itself does.
-    public func keepDrained(_ answer: Response) async throws { try await keep(answer) }
+    func keepDrained(_ answer: Response) async throws { try await keep(answer) }
 
     private func keeper(_ radio: RadioID) -> ContactKeeper { ContactKeeper(store: store, radio: radio, events: events, now: now) }
 
@@ -176,8 +176,7 @@ public actor MeshClient {
     private func markRemoved(_ key: PublicKey) async {
         guard let context else { return }
         do {
-            try await store.writer.markContactsRemoved(context.radio, [key])
-            events.emit(.contactChanged(.removed(key)))
+            try await keeper(context.radio).keepRemoved(key)
         } catch {
             events.emit(.problem("contact \(key.prefix(6).hex) was deleted by the radio but the store kept it: \(error)"))
         }

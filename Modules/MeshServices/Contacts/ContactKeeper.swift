@@ -33,6 +33,13 @@ struct ContactKeeper: Sendable {
         return saved
     }
 
+    /// A contact the radio no longer has (removed by us, by another app through a companion
+    /// port, or by the radio itself): kept in the store with its messages, marked removed.
+    func keepRemoved(_ key: PublicKey) async throws {
+        try await store.writer.markContactsRemoved(radio, [key])
+        events.emit(.contactChanged(.removed(key)))
+    }
+
     /// Each changed contact is announced; an advertised position goes to the store through its
     /// coalescer (only changed contacts arrive here, so each is a new report).
     private func announce(_ contacts: [Contact]) async throws {

@@ -59,9 +59,12 @@ public actor ContactsService {
     /// REMOVE_CONTACT; its messages stay in the store.
     public func remove(_ key: PublicKey) async throws {
         try await session.expectOK(.removeContact(key))
-        try await context.store.writer.markContactsRemoved(context.radio, [key])
-        context.events.emit(.contactChanged(.removed(key)))
+        try await removed(key)
     }
+
+    /// Another client of the radio removed `key` (a companion client's REMOVE_CONTACT, see
+    /// RelayedCommand): the store follows, as after `remove`.
+    func removed(_ key: PublicKey) async throws { try await keeper.keepRemoved(key) }
 
     /// RESET_PATH: messages to it go flood until a new path is learnt.
     @discardableResult

@@ -4,13 +4,8 @@ import MeshServices
 import MeshStore
 
 // The JSON the API answers with (Docs/openapi.json describes each). Keys are hex, times are
-// ISO 8601 in UTC, optional fields are left out rather than null.
-
-enum JSONTime {
-    static func iso(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
-    /// A radio's epoch seconds (0: never).
-    static func epoch(_ seconds: UInt32) -> String? { seconds == 0 ? nil : iso(Date(timeIntervalSince1970: TimeInterval(seconds))) }
-}
+// ISO 8601 in UTC (JSONTime), optional fields are left out rather than null. What events carry
+// too (messages, contacts, radios, ...) is in MeshServices/EventSchema, shared with `listen`.
 
 struct RadioParamsJSON: Codable, Sendable {
     var frequencyMHz: Double
@@ -51,147 +46,6 @@ struct SelfInfoJSON: Encodable, Sendable {
         multiAcks = s.multiAcks != 0
         advertLocationPolicy = Int(s.advertLocationPolicy)
         manualAddContacts = s.manualAddContacts & 1 == 1
-    }
-}
-
-struct SyncJSON: Encodable, Sendable {
-    var step: String
-    var received: Int?
-    var total: Int?
-
-    init(_ step: SyncStep) {
-        switch step {
-        case .selfInfo: self.step = "selfInfo"
-        case .deviceInfo: self.step = "deviceInfo"
-        case .clock: self.step = "clock"
-        case let .contacts(received, total): (self.step, self.received, self.total) = ("contacts", received, total)
-        case .channels: self.step = "channels"
-        case let .messages(drained): (self.step, received) = ("messages", drained)
-        }
-    }
-}
-
-struct RadioJSON: Encodable, Sendable {
-    var id: String
-    var url: String
-    var state: String
-    var ready: Bool
-    var lastError: String?
-    var sync: SyncJSON?
-    var name: String?
-    var publicKey: String?
-    var connectedAt: String?
-
-    init(_ s: RadioSummary) {
-        id = s.id
-        url = s.url
-        state = "\(s.state)"
-        ready = s.state == .ready
-        lastError = s.lastError
-        sync = s.sync.map(SyncJSON.init)
-        name = s.selfInfo?.name
-        publicKey = s.selfInfo?.publicKey.hex
-        connectedAt = s.connectedAt.map(JSONTime.iso)
-    }
-}
-
-struct PathJSON: Encodable, Sendable {
-    /// nil hops: no known route, messages go flood.
-    var flood: Bool
-    var hops: Int?
-    var hashSize: Int?
-    var bytes: String?
-
-    init(_ p: Path) {
-        flood = p.length.isNone
-        if !flood {
-            hops = p.length.hopCount
-            hashSize = p.length.hashSize
-            bytes = Hex.encode(p.bytes)
-        }
-    }
-}
-
-struct ContactJSON: Encodable, Sendable {
-    var key: String
-    var name: String
-    var type: String
-    var favourite: Bool
-    var unread: Int
-    var messages: Int
-    var path: PathJSON
-    var lastAdvert: String?
-    var latitude: Double?
-    var longitude: Double?
-    var onRadio: Bool
-
-    init(_ c: StoredContact) {
-        self.init(c.contact, unread: c.unreadCount, messages: c.messageCount, favourite: c.isFavourite, onRadio: c.isOnRadio)
-    }
-
-    init(_ c: Contact, unread: Int = 0, messages: Int = 0, favourite: Bool? = nil, onRadio: Bool = true) {
-        key = c.publicKey.hex
-        name = c.name
-        type = c.type.description
-        self.favourite = favourite ?? c.flags.contains(.favourite)
-        self.unread = unread
-        self.messages = messages
-        path = PathJSON(c.outPath)
-        lastAdvert = JSONTime.epoch(c.lastAdvert)
-        if !c.position.isZero {
-            latitude = c.position.latitude
-            longitude = c.position.longitude
-        }
-        self.onRadio = onRadio
-    }
-}
-
-struct ConversationRefJSON: Encodable, Sendable {
-    var kind: String
-    var key: String?
-    var channel: Int?
-
-    init(_ c: Conversation) {
-        switch c {
-        case let .direct(key): (kind, self.key) = ("direct", key.hex)
-        case let .channel(index): (kind, channel) = ("channel", Int(index))
-        }
-    }
-}
-
-struct MessageJSON: Encodable, Sendable {
-    var id: Int64
-    var conversation: ConversationRefJSON?
-    var direction: String
-    var status: String
-    var text: String
-    var timestamp: String
-    var senderTimestamp: UInt32
-    var sender: String?
-    var senderPrefix: String?
-    var attempt: Int
-    var roundTripMs: Int?
-    var heardRepeats: Int
-    var snr: Double?
-    var hops: Int?
-    var failureReason: String?
-
-    init(_ m: StoredMessage) {
-        id = m.id
-        conversation = m.conversation.map(ConversationRefJSON.init)
-        direction = m.direction == .incoming ? "in" : "out"
-        status = m.status.description
-        text = m.text
-        timestamp = JSONTime.iso(m.timestamp)
-        senderTimestamp = m.senderTimestamp
-        sender = m.senderName
-        senderPrefix = m.senderPrefix?.hex
-        attempt = m.attempt
-        roundTripMs = m.roundTripMs
-        heardRepeats = m.heardRepeats
-        snr = m.snrX4.map { Double($0) / 4 }
-        hops = m.pathLength.flatMap { $0.isNone ? nil : $0.hopCount }
-        failureReason = m.failureReason
     }
 }
 
@@ -277,53 +131,10 @@ struct LoginJSON: Encodable, Sendable {
     }
 }
 
-struct RepeaterStatusJSON: Encodable, Sendable {
-    var batteryMillivolts: Int
-    var uptimeSeconds: Int
-    var queueLength: Int
-    var noiseFloor: Int
-    var lastRSSI: Int
-    var lastSNR: Double
-    var packetsReceived: Int
-    var packetsSent: Int
-    var airtimeSeconds: Int
-    var rxAirtimeSeconds: Int
-    var sentFlood: Int
-    var sentDirect: Int
-    var receivedFlood: Int
-    var receivedDirect: Int
-    var receiveErrors: Int?
-
-    init(_ s: RepeaterStatus) {
-        batteryMillivolts = Int(s.batteryMillivolts)
-        uptimeSeconds = Int(s.uptimeSeconds)
-        queueLength = Int(s.txQueueLength)
-        noiseFloor = Int(s.noiseFloor)
-        lastRSSI = Int(s.lastRSSI)
-        lastSNR = Double(s.lastSNRx4) / 4
-        packetsReceived = Int(s.packetsReceived)
-        packetsSent = Int(s.packetsSent)
-        airtimeSeconds = Int(s.airtimeSeconds)
-        rxAirtimeSeconds = Int(s.rxAirtimeSeconds)
-        sentFlood = Int(s.sentFlood)
-        sentDirect = Int(s.sentDirect)
-        receivedFlood = Int(s.receivedFlood)
-        receivedDirect = Int(s.receivedDirect)
-        receiveErrors = s.receiveErrors.map(Int.init)
-    }
-}
-
-struct ReadingJSON: Encodable, Sendable {
-    var channel: Int
-    var type: String
-    var values: [Double]
-    var recordedAt: String?
-
-    init(_ r: LPPRecord, at: Date? = nil) {
-        channel = Int(r.channel)
-        type = r.type.name
-        values = r.values
-        recordedAt = at.map(JSONTime.iso)
+extension RadioJSON {
+    init(_ s: RadioSummary) {
+        self.init(id: s.id, url: s.url, state: s.state, lastError: s.lastError, sync: s.sync.map(SyncJSON.init), name: s.selfInfo?.name,
+                  publicKey: s.selfInfo?.publicKey.hex, connectedAt: s.connectedAt.map(JSONTime.iso))
     }
 }
 

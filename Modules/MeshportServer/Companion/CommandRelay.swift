@@ -1,14 +1,11 @@
-import Foundation
 import Logging
 import MeshCodec
 import MeshServices
-import MeshStore
 
 /// Passes one external client's command to the radio through Meshport's own session, so it
 /// waits its turn with Meshport's commands (one in flight per radio), and says what goes back
-/// to that client. What the command changes is kept: messages it drained are stored before
-/// they are handed on, messages it sent are recorded, contacts and channels it edited are read
-/// back.
+/// to that client. What the command changes is kept by MeshServices' `RelayedCommand` before
+/// the answer is handed on.
 struct CommandRelay: Sendable {
     let radio: RadioHandle
     let logger: Logger
@@ -40,8 +37,8 @@ struct CommandRelay: Sendable {
         do {
             let frames: [RadioFrame]
             switch command {
-            case .getContacts:
-                frames = try await session.exchange(command, timeout: session.commandTimeout * 6, until: Self.contactStreamComplete)
+            case let .getContacts(since):
+                frames = try await session.contactStream(since: since)
             case .reboot:
                 // The radio reboots without answering: its silence is the expected outcome.
                 do {
@@ -61,7 +58,8 @@ struct CommandRelay: Sendable {
             default:
                 frames = try await session.exchange(command)
             }
-            await keep(command, answer: frames, context: context)
+            let radio = radio
+            await RelayedCommand(context: context, client: radio.client).keep(command, answer: frames) { await radio.settingsChanged($0) }
             return encoded(frames.filter { if case .push = $0 { false } else { true } })
         } catch let SessionError.refused(_, _, error) {
             return encoded([.response(.error(error))])
@@ -76,13 +74,6 @@ struct CommandRelay: Sendable {
         }
     }
 
-    static let contactStreamComplete: @Sendable ([RadioFrame]) -> Bool = { frames in
-        guard case .response(.contactsStart) = frames[0] else { return true }
-        guard frames.count > 1, let last = frames.last else { return false }
-        if case .response(.contact) = last { return false }
-        return true
-    }
-
     private func encoded(_ frames: [RadioFrame]) -> Answer {
         var out: [[UInt8]] = []
         for frame in frames {
@@ -93,55 +84,5 @@ struct CommandRelay: Sendable {
             }
         }
         return .frames(out)
-    }
-
-    /// What the store keeps of an external client's command and its answer.
-    private func keep(_ command: Command, answer frames: [RadioFrame], context: RadioContext) async {
-        let (store, id) = (context.store, context.radio)
-        do {
-            switch (command, frames.first) {
-            case let (.syncNextMessage, .response(message)?):
-                if case .noMoreMessages = message { return }
-                try await radio.client.keepDrained(message)
-            case let (.sendTextMessage(m), .response(.sent(sent))?):
-                guard case let .found(contact) = try store.reader.lookupContact(id, prefix: m.recipient) else { return }
-                let saved = try await store.writer.saveOutgoing(id, OutgoingMessage(conversation: .direct(contact.publicKey), text: m.text,
-                                                                                   textType: m.textType, senderTimestamp: m.timestamp))
-                let updated = try await store.writer.updateMessage(id, id: saved.id, status: .sent, ackCode: sent.ackCode, attempt: Int(m.attempt) + 1)
-                context.events.emit(.messageStatus(updated))
-            case let (.sendChannelTextMessage(m), .response(.ok)?):
-                let saved = try await store.writer.saveOutgoing(id, OutgoingMessage(conversation: .channel(m.channelIndex), text: m.text,
-                                                                                   textType: m.textType, senderTimestamp: m.timestamp))
-                context.events.emit(.messageStatus(try await store.writer.updateMessage(id, id: saved.id, status: .sent, attempt: 1)))
-            case let (.removeContact(key), .response(.ok)?):
-                try await store.writer.markContactsRemoved(id, [key])
-                context.events.emit(.contactChanged(.removed(key)))
-            case (.addUpdateContact, .response(.ok)?), (.resetPath, .response(.ok)?), (.importContact, .response(.ok)?):
-                // Read back off the client's turn: the radio's table is the truth.
-                let contacts = ContactsService(context: context)
-                Task { await Self.report(context) { try await contacts.sync() } }
-            case (.setChannel, .response(.ok)?):
-                let channels = ChannelsService(context: context)
-                Task { await Self.report(context) { try await channels.refresh() } }
-            case (.setAdvertName, .response(.ok)?), (.setAdvertLatLon, .response(.ok)?), (.setRadioParams, .response(.ok)?),
-                 (.setRadioTxPower, .response(.ok)?), (.setOtherParams, .response(.ok)?):
-                // What SELF_INFO carries changed: read it again, so /self shows what the radio now has.
-                let settings = SettingsService(context: context)
-                let radio = radio
-                Task { await Self.report(context) { await radio.settingsChanged(try await settings.readSelfInfo()) } }
-            default:
-                return
-            }
-        } catch {
-            context.events.emit(.problem("a companion client's \(command.name) went through, but the store did not keep it: \(error)"))
-        }
-    }
-
-    private static func report(_ context: RadioContext, _ body: @Sendable () async throws -> some Sendable) async {
-        do {
-            _ = try await body()
-        } catch {
-            context.events.emit(.problem("reading back what a companion client changed failed: \(error)"))
-        }
     }
 }

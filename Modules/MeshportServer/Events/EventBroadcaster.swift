@@ -1,10 +1,10 @@
-import Foundation
+import Synchronization
 
 /// Fans encoded events out to WebSocket clients, each with a buffer of its own of at most
 /// `capacity` events. A client that falls that far behind is not waited for, and nothing is
 /// silently skipped: its stream ends marked `overflowed`, the server closes its WebSocket
 /// (1013, "try again later"), and the client reconnects and reloads what it shows.
-final class EventBroadcaster: Sendable {
+package final class EventBroadcaster: Sendable {
     struct Subscription: Sendable {
         let id: Int
         let events: AsyncStream<String>
@@ -41,12 +41,11 @@ final class EventBroadcaster: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var overflowed: Set<Int> = []
         var next = 0
-        var published = 0
         var dropped = 0
     }
 
     let capacity: Int
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     init(capacity: Int) {
         precondition(capacity > 0, "an event buffer holds at least one event")
@@ -66,11 +65,8 @@ final class EventBroadcaster: Sendable {
     }
 
     /// Hands `text` to every subscriber; those whose buffer is full are ended.
-    func publish(_ text: String) {
-        let sinks = state.withLock { s in
-            s.published += 1
-            return s.subscribers.map { ($0.key, $0.value) }
-        }
+    package func publish(_ text: String) {
+        let sinks = state.withLock { s in s.subscribers.map { ($0.key, $0.value) } }
         for (id, subscriber) in sinks {
             if case .dropped = subscriber.sink.yield(text) {
                 let first = state.withLock { s in
@@ -98,7 +94,6 @@ final class EventBroadcaster: Sendable {
     func release(_ id: Int) { state.withLock { _ = $0.overflowed.remove(id) } }
 
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-    var publishedCount: Int { state.withLock { $0.published } }
     /// Clients closed for falling behind.
     var droppedCount: Int { state.withLock { $0.dropped } }
 
@@ -109,19 +104,5 @@ final class EventBroadcaster: Sendable {
             return Array(s.subscribers.values)
         }
         for subscriber in sinks { subscriber.finish() }
-    }
-}
-
-/// A value behind a lock, for state shared between threads that is only touched briefly.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import MeshServices
 import NIOWebSocket
 
 /// `/api/events`: after the upgrade the client gets a `hello` event with every radio's state,
@@ -30,9 +31,7 @@ extension Served {
             subscription.cancel()
             broadcaster.release(subscription.id)
         }
-        var hello = EventJSON(type: "hello")
-        hello.radios = await radioList()
-        guard let text = publisher.encode(hello) else { return }
+        guard let text = publisher.encode(EventJSON(.hello(radios: await radioList()))) else { return }
         do {
             try await outbound.write(.text(text))
         } catch {

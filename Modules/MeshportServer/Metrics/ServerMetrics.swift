@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Counters the server keeps for /metrics. Labels stay few (method, status, event type), so
 /// the number of series is bounded whatever clients send.
@@ -16,7 +17,7 @@ final class ServerMetrics: Sendable {
         let status: Int
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
     let started = Date()
 
     func request(method: String, status: Int) {

@@ -159,9 +159,9 @@ actor RadioHandle {
             break
         }
         if case let .problem(text) = event {
-            events.publish(radio: id, .problem(shownURL.redact(text)), context: context)
+            events.publish(radio: id, .problem(shownURL.redact(text)))
         } else {
-            events.publish(radio: id, event, context: context)
+            events.publish(radio: id, event)
         }
     }
 

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// hummingbird-websocket's HTTP/1 channel leaves NIO's error handling off and, while it still
 /// waits for the first request head to decide on an upgrade, nothing answers a request NIO
@@ -16,7 +17,7 @@ struct GuardedUpgradeChannel: ServerChildChannel {
 
     struct Value: ServerChildChannelValue {
         let inner: HTTP1WebSocketUpgradeChannel.Value
-        let answered: Locked<Bool>
+        let answered: AnsweredFlag
         var channel: any Channel { inner.channel }
     }
 
@@ -40,7 +41,7 @@ struct GuardedUpgradeChannel: ServerChildChannel {
 /// Passes log records on unless the connection was answered as malformed.
 private struct UnlessAnswered: LogHandler {
     var base: any LogHandler
-    let answered: Locked<Bool>
+    let answered: AnsweredFlag
 
     var logLevel: Logger.Level {
         get { base.logLevel }
@@ -56,7 +57,7 @@ private struct UnlessAnswered: LogHandler {
     }
 
     func log(event: LogEvent) {
-        if !answered.withLock({ $0 }) { base.log(event: event) }
+        if !answered.isSet { base.log(event: event) }
     }
 }
 
@@ -64,7 +65,7 @@ private struct UnlessAnswered: LogHandler {
 /// through; later parse errors are the HTTP handler's. Everything else passes untouched.
 final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
-    let answered = Locked(false)
+    let answered = AnsweredFlag()
     private var requestSeen = false
     private let metrics: ServerMetrics
 
@@ -83,7 +84,7 @@ final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandl
             return
         }
         requestSeen = true
-        answered.withLock { $0 = true }
+        answered.set()
         metrics.rejected("malformed")
         let message = "malformed HTTP request: \(error)\n"
         var headers = HTTPHeaders()
@@ -96,4 +97,12 @@ final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandl
         context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
         context.close(promise: nil)
     }
+}
+
+/// Set once a connection was answered as malformed; read by its log handler on another task.
+final class AnsweredFlag: Sendable {
+    private let flag = Atomic(false)
+
+    func set() { flag.store(true, ordering: .releasing) }
+    var isSet: Bool { flag.load(ordering: .acquiring) }
 }

@@ -80,7 +80,7 @@ enum BLEDriver: MeshDriver {
         }
     }
 
-    /// The host stack's typed errors as ABI error kinds; the message keeps the fix after " | ".
+    /// The host stack's typed errors as ABI error kinds, their fix kept apart.
     static func failure(_ error: Error) -> DriverFailure {
         switch error {
         case let e as DriverFailure:
@@ -95,7 +95,7 @@ enum BLEDriver: MeshDriver {
             case .lost: kind = MESHPORT_ERR_LINK_LOST
             case .other: kind = MESHPORT_ERR_OTHER
             }
-            return DriverFailure(kind, e.description)
+            return DriverFailure(kind, e.message, fix: e.fix)
         case let HCIError.transport(e):
             return failure(e)
         case HCIError.connectTimeout:

@@ -64,7 +64,8 @@ public enum SerialDriver: MeshDriver {
         case ENOENT, ENXIO, ENODEV:
             return DriverFailure(MESHPORT_ERR_NOT_FOUND, "\(path): \(text); is the radio plugged in? `meshport scan` lists serial ports")
         case EACCES, EPERM:
-            return DriverFailure(MESHPORT_ERR_PERMISSION_DENIED, "\(path): \(text) | add yourself to the group that owns it (usually dialout): sudo usermod -aG dialout $USER, then log in again")
+            return DriverFailure(MESHPORT_ERR_PERMISSION_DENIED, "\(path): \(text)",
+                                 fix: "add yourself to the group that owns it (usually dialout): sudo usermod -aG dialout $USER, then log in again")
         case EBUSY:
             return DriverFailure(MESHPORT_ERR_BUSY, "\(path) is in use by another program (close other serial consoles or clients)")
         default:

@@ -89,7 +89,7 @@ public enum USBDriver: MeshDriver {
         }
     }
 
-    /// Typed USB errors as ABI error kinds; the fix follows the message after " | ".
+    /// Typed USB errors as ABI error kinds, their fix kept apart.
     static func failure(_ error: USBError) -> DriverFailure {
         let kind: meshport_error_kind
         switch error.kind {
@@ -102,6 +102,6 @@ public enum USBDriver: MeshDriver {
         case .timeout: kind = MESHPORT_ERR_TIMEOUT
         case .stalled, .other: kind = MESHPORT_ERR_OTHER
         }
-        return DriverFailure(kind, error.description)
+        return DriverFailure(kind, error.message, fix: error.fix)
     }
 }

@@ -1,5 +1,5 @@
-/// What went wrong with a USB radio, and where. `fix` is what the user can do about it;
-/// the driver boundary joins it to the message after " | ", as the other drivers do.
+/// What went wrong with a USB radio, and where. `fix` is what the user can do about it; it
+/// crosses the driver boundary as the error's fix.
 public struct USBError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case invalidURL, notFound, ambiguous, permissionDenied, busy, unplugged, stalled, timeout, unsupported, other
@@ -15,5 +15,5 @@ public struct USBError: Error, Sendable, Equatable, CustomStringConvertible {
         self.fix = fix
     }
 
-    public var description: String { fix.map { "\(message) | \($0)" } ?? message }
+    public var description: String { fix.map { "\(message); \($0)" } ?? message }
 }

@@ -35,7 +35,7 @@ final class USBLink: MeshLink, @unchecked Sendable {
         writer = BulkWriter(reaper: reaper, endpoint: plan.bulkOut, zeroLengthPackets: chip.endsTransfersWithZeroLengthPacket, describe: describe)
         reader = try BulkReader(handle: handle, reaper: reaper, endpoint: plan.bulkIn, chip: chip, describe: describe,
                                 onData: { events.received($0) },
-                                onEnd: { events.linkLost(DriverFailure(MESHPORT_ERR_LINK_LOST, $0.description)) })
+                                onEnd: { events.linkLost(DriverFailure(MESHPORT_ERR_LINK_LOST, $0.message, fix: $0.fix)) })
         parts.reader = reader
         parts.writer = writer
         do {

@@ -28,7 +28,7 @@ public struct HCITransportError: Error, Equatable, CustomStringConvertible {
         self.fix = fix
     }
 
-    public var description: String { fix.map { "\(message) | \($0)" } ?? message }
+    public var description: String { fix.map { "\(message); \($0)" } ?? message }
 }
 
 /// Opens the controller named by a `hci=` value:
