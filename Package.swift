@@ -55,7 +55,7 @@ var targets: [Target] = [
         path: "Plugins/TCP", swiftSettings: strict),
     // The serial driver lives in a module (MeshSerial) so the USB guest benchmark can link it;
     // the plugin is only its entry point.
-    .target(name: "MeshSerial", dependencies: ["MeshDriverKit"], path: "Plugins/Serial/Port", swiftSettings: strict),
+    .target(name: "MeshSerial", dependencies: ["MeshDriverKit"], path: "Plugins/Serial/MeshSerial", swiftSettings: strict),
     .target(
         name: "MeshportDriverSerial", dependencies: ["MeshSerial", "MeshDriverKit"],
         path: "Plugins/Serial/Driver", swiftSettings: strict),
@@ -143,7 +143,7 @@ var targets: [Target] = [
     .target(
         name: "MeshBLE",
         dependencies: ["CBluetooth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
-        path: "Plugins/BLE/Host", swiftSettings: strict),
+        path: "Plugins/BLE/MeshBLE", swiftSettings: strict),
     .target(
         name: "MeshportDriverBLE", dependencies: ["MeshBLE", "MeshDriverKit"],
         path: "Plugins/BLE/Driver", swiftSettings: strict),
@@ -154,7 +154,7 @@ var targets: [Target] = [
     // family, tested through recorded control transfers), the plugin is only its entry point.
     .systemLibrary(name: "CLibUSB", path: "Plugins/USB/CLibUSB", providers: [.apt(["libusb-1.0-0-dev"])]),
     .systemLibrary(name: "CUSBFS", path: "Plugins/USB/CUSBFS"),
-    .target(name: "MeshUSB", dependencies: ["CLibUSB", "CUSBFS", "MeshDriverKit"], path: "Plugins/USB/Serial", swiftSettings: strict),
+    .target(name: "MeshUSB", dependencies: ["CLibUSB", "CUSBFS", "MeshDriverKit"], path: "Plugins/USB/MeshUSB", swiftSettings: strict),
     .target(name: "MeshportDriverUSB", dependencies: ["MeshUSB", "MeshDriverKit"], path: "Plugins/USB/Driver", swiftSettings: strict),
     .testTarget(name: "MeshUSBTests", dependencies: ["MeshUSB", "MeshTransportURL", "MeshportTestSupport"], path: "Tests/MeshUSBTests", swiftSettings: strict),
     // The conformance suite over usb:// and ble:// (the guest kernel's own hci0) inside a QEMU

@@ -17,7 +17,7 @@ public struct AckCode: Hashable, Sendable, CustomStringConvertible {
     public var hex: String { Hex.encode(bytes) }
     public var description: String { hex }
 
-    /// The code a recipient acknowledges a DM with (protocol.md §7.4): the first 4 bytes of
+    /// The code a recipient acknowledges a DM with (Docs/protocol.md §7.4): the first 4 bytes of
     /// SHA-256 over timestamp ‖ (attempt & 3 | txt_type << 2) ‖ text ‖ sender public key.
     public static func expected(timestamp: UInt32, attempt: UInt8, textType: TextType = .plain, text: [UInt8], sender: PublicKey) -> AckCode {
         var sha = SHA256()

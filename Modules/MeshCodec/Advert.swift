@@ -1,4 +1,4 @@
-/// Advert app-data (protocol.md §9): flags byte (low nibble node type, 0x10 location,
+/// Advert app-data (Docs/protocol.md §9): flags byte (low nibble node type, 0x10 location,
 /// 0x20/0x40 feature words, 0x80 name), then the fields the flags announce; at most 32 bytes.
 public struct AdvertAppData: Hashable, Sendable {
     public static let maxSize = 32

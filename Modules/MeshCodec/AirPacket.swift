@@ -1,4 +1,4 @@
-/// A packet as it travels over LoRa, the raw bytes of a LOG_RX_DATA push (protocol.md §5):
+/// A packet as it travels over LoRa, the raw bytes of a LOG_RX_DATA push (Docs/protocol.md §5):
 /// header (route type bits 0-1, payload type bits 2-5, payload version bits 6-7), two
 /// transport codes on transport routes, the path, then the payload.
 public struct AirPacket: Hashable, Sendable {

@@ -126,7 +126,7 @@ public struct ByteWriter {
     }
 }
 
-/// NUL-padded fixed-width UTF-8 strings (`str[N]` in protocol.md).
+/// NUL-padded fixed-width UTF-8 strings (`str[N]` in Docs/protocol.md).
 public enum FixedString {
     /// Reads up to the first NUL and at most `width - 1` bytes, as the firmware's `strzcpy`
     /// does; invalid UTF-8 is dropped, so a decoded name always re-encodes into its field.

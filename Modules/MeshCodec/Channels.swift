@@ -1,4 +1,4 @@
-/// A channel's 16-byte secret (protocol.md §7.6).
+/// A channel's 16-byte secret (Docs/protocol.md §7.6).
 public struct ChannelSecret: Hashable, Sendable, CustomStringConvertible {
     public static let size = 16
     public let bytes: [UInt8]
@@ -78,7 +78,7 @@ public struct ChannelInfo: Hashable, Sendable {
     }
 }
 
-/// A flood scope (region): name and 16-byte transport key (protocol.md §7.7).
+/// A flood scope (region): name and 16-byte transport key (Docs/protocol.md §7.7).
 public struct FloodScope: Hashable, Sendable {
     public var name: String
     public var key: [UInt8]

@@ -27,7 +27,7 @@ public enum CodecError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// `RESP_CODE_ERR` codes (protocol.md §6) as a typed error.
+/// `RESP_CODE_ERR` codes (Docs/protocol.md §6) as a typed error.
 public enum RadioError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedCommand   // 1
     case notFound             // 2

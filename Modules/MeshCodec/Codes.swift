@@ -1,4 +1,4 @@
-/// Command codes, app -> radio (protocol.md §3).
+/// Command codes, app -> radio (Docs/protocol.md §3).
 public enum CommandCode: UInt8, CaseIterable, Sendable {
     case appStart = 1, sendTextMessage, sendChannelTextMessage, getContacts, getDeviceTime
     case setDeviceTime, sendSelfAdvert, setAdvertName, addUpdateContact, syncNextMessage
@@ -79,7 +79,7 @@ public enum CommandCode: UInt8, CaseIterable, Sendable {
     }
 }
 
-/// Response codes, radio -> app, answering a command (protocol.md §4).
+/// Response codes, radio -> app, answering a command (Docs/protocol.md §4).
 public enum ResponseCode: UInt8, CaseIterable, Sendable {
     case ok = 0, err, contactsStart, contact, endOfContacts, selfInfo, sent
     case contactMessageV1, channelMessageV1, currentTime, noMoreMessages, exportContact
@@ -122,7 +122,7 @@ public enum ResponseCode: UInt8, CaseIterable, Sendable {
     }
 }
 
-/// Push codes, radio -> app, unsolicited (protocol.md §5).
+/// Push codes, radio -> app, unsolicited (Docs/protocol.md §5).
 public enum PushCode: UInt8, CaseIterable, Sendable {
     case advert = 0x80, pathUpdated, sendConfirmed, messageWaiting, rawData, loginSuccess
     case loginFail, statusResponse, logRxData, traceData, newAdvert, telemetryResponse

@@ -1,4 +1,4 @@
-/// A command frame, app -> radio (protocol.md §3). The app side encodes these; the radio
+/// A command frame, app -> radio (Docs/protocol.md §3). The app side encodes these; the radio
 /// side (MeshSim) decodes them.
 public enum Command: Hashable, Sendable {
     case appStart(AppStart)

@@ -54,7 +54,7 @@ public struct Coordinates: Hashable, Sendable {
 }
 
 /// The 147-byte contact record after the code byte of CONTACT (3) and NEW_ADVERT (0x8A),
-/// also the body of ADD_UPDATE_CONTACT (protocol.md §4.1).
+/// also the body of ADD_UPDATE_CONTACT (Docs/protocol.md §4.1).
 public struct Contact: Hashable, Sendable {
     public static let recordSize = 147
     static let outPathWidth = 64

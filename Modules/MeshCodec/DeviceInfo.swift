@@ -1,4 +1,4 @@
-/// DEVICE_INFO (13), the answer to DEVICE_QUERY (protocol.md §4.5). The layout depends on
+/// DEVICE_INFO (13), the answer to DEVICE_QUERY (Docs/protocol.md §4.5). The layout depends on
 /// the protocol version in byte 1: v1 had 6 reserved bytes, a date and a variable-length
 /// manufacturer; v2 fixed the string widths; v3 filled bytes 2-7; v9 and v10 appended a byte each.
 public struct DeviceInfo: Hashable, Sendable {

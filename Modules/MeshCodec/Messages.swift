@@ -16,7 +16,7 @@ public enum MessageFormat: Hashable, Sendable {
     case v3
 }
 
-/// A direct message from a contact (protocol.md §4.3).
+/// A direct message from a contact (Docs/protocol.md §4.3).
 public struct ContactMessage: Hashable, Sendable {
     public var format: MessageFormat
     /// SNR × 4 (V3 only; 0 in legacy frames).
@@ -78,7 +78,7 @@ public struct ContactMessage: Hashable, Sendable {
     }
 }
 
-/// A channel message (protocol.md §4.4). The text is `"<sender>: <message>"` as the
+/// A channel message (Docs/protocol.md §4.4). The text is `"<sender>: <message>"` as the
 /// sender's firmware formatted it; the name is not authenticated.
 public struct ChannelMessage: Hashable, Sendable {
     public var format: MessageFormat

@@ -1,4 +1,4 @@
-/// The encoded `path_len` byte (protocol.md §2). Since v1.14 bits 0-5 are the hop count and
+/// The encoded `path_len` byte (Docs/protocol.md §2). Since v1.14 bits 0-5 are the hop count and
 /// bits 6-7 the hash size minus one; 0xFF means no path (flood, or "arrived direct" in
 /// receive frames).
 public struct PathLength: Hashable, Sendable, CustomStringConvertible {

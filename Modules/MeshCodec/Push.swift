@@ -1,4 +1,4 @@
-/// A push frame, radio -> app, unsolicited (protocol.md §5).
+/// A push frame, radio -> app, unsolicited (Docs/protocol.md §5).
 public enum Push: Hashable, Sendable {
     /// An advert updated (or auto-added) a contact: fetch it by key.
     case advert(PublicKey)

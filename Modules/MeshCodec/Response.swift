@@ -1,4 +1,4 @@
-/// A response frame, radio -> app, answering a command (protocol.md §4).
+/// A response frame, radio -> app, answering a command (Docs/protocol.md §4).
 public enum Response: Hashable, Sendable {
     /// `value` is never sent by the companion firmware; decoded when present (5-byte OK).
     case ok(value: UInt32?)

@@ -15,7 +15,7 @@ public struct RadioParams: Hashable, Sendable {
     public var frequencyMHz: Double { Double(frequencyKHz) / 1000 }
     public var bandwidthKHz: Double { Double(bandwidthHz) / 1000 }
 
-    /// The firmware's accepted ranges for SET_RADIO_PARAMS (protocol.md §3.1).
+    /// The firmware's accepted ranges for SET_RADIO_PARAMS (Docs/protocol.md §3.1).
     public var isInFirmwareRange: Bool {
         (150_000...2_500_000).contains(frequencyKHz) && (7_000...500_000).contains(bandwidthHz)
             && (5...12).contains(spreadingFactor) && (5...8).contains(codingRate)
@@ -49,7 +49,7 @@ public struct TelemetryModes: Hashable, Sendable {
     public var environment: UInt8 { (rawValue >> 4) & 3 }
 }
 
-/// SELF_INFO (5), the answer to APP_START (protocol.md §4.2).
+/// SELF_INFO (5), the answer to APP_START (Docs/protocol.md §4.2).
 public struct SelfInfo: Hashable, Sendable {
     static let fixedSize = 57
 

@@ -3,7 +3,7 @@ public enum StatsType: UInt8, Sendable, CaseIterable {
     case core = 0, radio = 1, packets = 2
 }
 
-/// STATS (24) sub-frames (protocol.md §4.6).
+/// STATS (24) sub-frames (Docs/protocol.md §4.6).
 public enum Stats: Hashable, Sendable {
     case core(CoreStats)
     case radio(RadioStats)

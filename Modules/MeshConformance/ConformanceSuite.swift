@@ -51,18 +51,18 @@ public struct ConformanceSuite: Sendable {
 
         await record("open/close x100") { try await openCloseRepeatedly(100) }
         await record("missing device") { try await missingDevice() }
-        let session = Session(suite: self)
-        await record("echo command") { try await session.probe() }
-        await record("frame sizes 1...max, both ways") { try await session.allSizes() }
-        await record("burst of 1000 frames in order") { try await session.burst(1000) }
-        await record("concurrent senders") { try await session.concurrentSenders(tasks: 8, each: 25) }
-        await record("cancellation") { try await session.cancellation() }
-        await record("garbage and truncated input") { try await session.garbage() }
+        let farSide = FarSide(suite: self)
+        await record("echo command") { try await farSide.probe() }
+        await record("frame sizes 1...max, both ways") { try await farSide.allSizes() }
+        await record("burst of 1000 frames in order") { try await farSide.burst(1000) }
+        await record("concurrent senders") { try await farSide.concurrentSenders(tasks: 8, each: 25) }
+        await record("cancellation") { try await farSide.cancellation() }
+        await record("garbage and truncated input") { try await farSide.garbage() }
         for (name, check) in ProtocolChecks.all {
-            await record(name) { try await check(session, self) }
+            await record(name) { try await check(farSide, self) }
         }
-        await record("link loss mid-frame") { try await session.lossMidFrame() }
-        await session.close()
+        await record("link loss mid-frame") { try await farSide.lossMidFrame() }
+        await farSide.close()
         await record("reconnect after loss") { try await reconnect() }
 
         return ConformanceReport(driver: driverName, url: url, passed: checks.filter { $0.result == .passed }.count,
@@ -118,7 +118,7 @@ public struct ConformanceSuite: Sendable {
         var attempts = 0
         while true {
             attempts += 1
-            let s = Session(suite: self)
+            let s = FarSide(suite: self)
             do {
                 _ = try await s.probe()
                 await s.close()

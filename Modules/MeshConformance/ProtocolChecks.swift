@@ -4,7 +4,7 @@ import MeshTransport
 
 /// A companion session's essentials, when a radio or simulator is on the far side.
 enum ProtocolChecks {
-    typealias Check = @Sendable (Session, ConformanceSuite) async throws -> String
+    typealias Check = @Sendable (FarSide, ConformanceSuite) async throws -> String
 
     static let all: [(String, Check)] = [
         ("APP_START -> SELF_INFO", { s, _ in
@@ -69,7 +69,7 @@ enum ProtocolChecks {
     ]
 
     /// GET_CONTACTS: what CONTACTS_START announced and the contacts listed before END_OF_CONTACTS.
-    static func contactList(_ s: Session) async throws -> (announced: Int, listed: [Contact]) {
+    static func contactList(_ s: FarSide) async throws -> (announced: Int, listed: [Contact]) {
         guard case let .response(.contactsStart(total)) = try await ask(s, .getContacts(since: nil)) else { throw Failure("no CONTACTS_START") }
         let c = try await s.link()
         var listed: [Contact] = []
@@ -82,7 +82,7 @@ enum ProtocolChecks {
         }
     }
 
-    static func ask(_ s: Session, _ command: Command) async throws -> RadioFrame {
+    static func ask(_ s: FarSide, _ command: Command) async throws -> RadioFrame {
         guard try await s.radioPresent() else { throw Skip("far side echoes commands: no radio behind the link") }
         let c = try await s.link()
         return try RadioFrame(decoding: try await c.call(try command.encode()))

@@ -1,7 +1,7 @@
 import Crypto
 import _CryptoExtras
 
-/// How MeshCore seals packet payloads ("encrypt then MAC", protocol.md §9): AES-128-ECB with
+/// How MeshCore seals packet payloads ("encrypt then MAC", Docs/protocol.md §9): AES-128-ECB with
 /// the first 16 bytes of the secret over the plaintext zero-padded to whole blocks, then a
 /// 2-byte MAC, the start of HMAC-SHA256 keyed with the secret (zero-extended to 32 bytes)
 /// over the ciphertext. The MAC comes first. DMs use the 32-byte ECDH secret of the two

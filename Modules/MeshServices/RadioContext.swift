@@ -19,5 +19,5 @@ public struct RadioContext: Sendable {
         self.events = events
     }
 
-    public var link: String { session.url.text }
+    public var radioURL: String { session.url.text }
 }

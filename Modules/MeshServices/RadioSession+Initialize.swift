@@ -24,13 +24,13 @@ public struct RadioSnapshot: Hashable, Sendable {
 }
 
 extension RadioSession {
-    /// The largest drift the clock is allowed before the session sets it (protocol.md §7.1).
+    /// The largest drift the clock is allowed before the session sets it (Docs/protocol.md §7.1).
     public static let clockTolerance: UInt32 = 60
     static let channelSlots: UInt8 = 8
     /// The first command on a link that pairs (BLE) may wait for the person to type the radio's passkey.
     public static let pairingTimeout: Duration = .seconds(40)
 
-    /// Opens the link and initializes as protocol.md §7.1 orders it: APP_START, DEVICE_QUERY
+    /// Opens the link and initializes as Docs/protocol.md §7.1 orders it: APP_START, DEVICE_QUERY
     /// (protocol 3), the clock (set only when more than 60 s behind: it never goes back),
     /// contacts since the watermark, every channel slot, then the message queue. A link lost
     /// later is reopened and initialized the same way (see `ReconnectPolicy`).
@@ -93,16 +93,16 @@ extension RadioSession {
         report(.syncing(.contacts(received: 0, total: 0)))
         let frames = try await contactStream(since: since)
         guard case let .response(.contactsStart(total))? = frames.first, case let .response(.endOfContacts(watermark))? = frames.last else {
-            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", link: link, got: frames.map(\.name).joined(separator: ", "))
+            throw SessionError.unexpected(command: "CMD_GET_CONTACTS", url: radioURL, got: frames.map(\.name).joined(separator: ", "))
         }
         let contacts = frames.dropFirst().dropLast().compactMap { frame -> Contact? in
             if case let .response(.contact(c)) = frame { c } else { nil }
         }
-        // CONTACTS_START counts every contact, not only those newer than `since` (protocol.md §4),
+        // CONTACTS_START counts every contact, not only those newer than `since` (Docs/protocol.md §4),
         // and the firmware never lists a contact whose lastmod is 0: a count that differs is
         // reported and what arrived is kept.
         if since == nil ? contacts.count != Int(total) : contacts.count > Int(total) {
-            report(.warning("the radio on \(link) listed \(contacts.count) contacts after announcing \(total); "
+            report(.warning("the radio on \(radioURL) listed \(contacts.count) contacts after announcing \(total); "
                             + "keeping the \(contacts.count) it sent (firmware versions count differently)"))
         }
         report(.syncing(.contacts(received: contacts.count, total: Int(total))))
@@ -122,7 +122,7 @@ extension RadioSession {
         })
     }
 
-    /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (protocol.md §7.3). Each message goes to
+    /// SYNC_NEXT_MESSAGE until NO_MORE_MESSAGES (Docs/protocol.md §7.3). Each message goes to
     /// `keep` before the next is asked for: when keeping one fails or the link is lost, the
     /// drain stops and the rest stay queued on the radio.
     public func drain(into keep: @Sendable (Response) async throws -> Void = { _ in }) async throws -> [Response] {
@@ -135,7 +135,7 @@ extension RadioSession {
             case .contactMessage, .channelMessage, .channelData:
                 try await keep(answer)
                 messages.append(answer)
-            default: throw SessionError.unexpected(command: "CMD_SYNC_NEXT_MESSAGE", link: link, got: RadioFrame.response(answer).name)
+            default: throw SessionError.unexpected(command: "CMD_SYNC_NEXT_MESSAGE", url: radioURL, got: RadioFrame.response(answer).name)
             }
         }
     }

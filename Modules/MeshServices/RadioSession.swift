@@ -10,15 +10,15 @@ public actor RadioSession {
     public enum State: Hashable, Sendable { case disconnected, connecting, initializing, ready, reconnecting }
 
     /// Makes a fresh link for each (re)connection: a closed link's frame stream is finished.
-    public typealias LinkFactory = @Sendable () throws -> any Transport
+    public typealias TransportFactory = @Sendable () throws -> any Transport
 
     public nonisolated let url: TransportURL
     public let clientName: String
-    /// A command's time limit (protocol.md §7.8: 5 s; pairing over BLE needs longer).
+    /// A command's time limit (Docs/protocol.md §7.8: 5 s; pairing over BLE needs longer).
     public let commandTimeout: Duration
     public let reconnectPolicy: ReconnectPolicy
     public internal(set) var state: State = .disconnected
-    let makeLink: LinkFactory
+    let makeTransport: TransportFactory
     var transport: (any Transport)?
     /// Set by `connect`: what initialization does again after a reconnect.
     var setup: SessionSetup?
@@ -46,20 +46,20 @@ public actor RadioSession {
     private let hub = EventHub<SessionEvent>()
 
     public init(url: TransportURL, clientName: String = "meshport", commandTimeout: Duration = .seconds(5),
-                reconnect: ReconnectPolicy = .standard, link: @escaping LinkFactory) {
+                reconnect: ReconnectPolicy = .standard, transport: @escaping TransportFactory) {
         self.url = url
         self.clientName = clientName
         self.commandTimeout = commandTimeout
         self.reconnectPolicy = reconnect
-        self.makeLink = link
+        self.makeTransport = transport
     }
 
     /// A session on one link object, which cannot be reopened once lost: no reconnecting.
     public init(transport: any Transport, clientName: String = "meshport", commandTimeout: Duration = .seconds(5)) {
-        self.init(url: transport.url, clientName: clientName, commandTimeout: commandTimeout, reconnect: .never, link: { transport })
+        self.init(url: transport.url, clientName: clientName, commandTimeout: commandTimeout, reconnect: .never, transport: { transport })
     }
 
-    var link: String { url.text }
+    var radioURL: String { url.text }
 
     /// Every event from now on, in order, until the subscriber stops iterating. Subscribe
     /// before sending what an event answers (an ACK, a login reply) so none is missed.
@@ -73,7 +73,7 @@ public actor RadioSession {
     }
 
     func openLink() async throws {
-        let transport = try makeLink()
+        let transport = try makeTransport()
         self.transport = transport
         try await transport.open()
         closing = false
@@ -119,21 +119,21 @@ public actor RadioSession {
     private func perform(_ bytes: [UInt8], name: String, limit: Duration, answeringPush: (@Sendable (Push) -> Bool)?,
                          isComplete: @escaping @Sendable ([RadioFrame]) -> Bool) async throws -> [RadioFrame] {
         guard let transport else {
-            throw SessionError.linkClosed(command: name, link: link, reason: "not connected")
+            throw SessionError.linkClosed(command: name, url: radioURL, reason: "not connected")
         }
         nextID += 1
-        let id = nextID, link = link
+        let id = nextID, radioURL = radioURL
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<[RadioFrame], any Error>) in
             let timer = Task { [weak self] in
                 do { try await Task.sleep(for: limit) } catch { return }
-                await self?.finish(id, throwing: SessionError.noAnswer(command: name, link: link, seconds: limit.seconds))
+                await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds))
             }
             pending = Pending(id: id, command: name, isComplete: isComplete, answeringPush: answeringPush, continuation: c, timer: timer)
             Task { [weak self] in
                 do {
                     try await transport.send(bytes)
                 } catch {
-                    await self?.finish(id, throwing: SessionError.linkClosed(command: name, link: link, reason: "\(error)"))
+                    await self?.finish(id, throwing: SessionError.linkClosed(command: name, url: radioURL, reason: "\(error)"))
                 }
             }
         }
@@ -143,7 +143,7 @@ public actor RadioSession {
     public func call(_ command: Command, timeout: Duration? = nil) async throws -> Response {
         let frames = try await exchange(command, timeout: timeout)
         guard case let .response(response)? = frames.first else {
-            throw SessionError.unexpected(command: command.name, link: link, got: frames.first?.name ?? "nothing")
+            throw SessionError.unexpected(command: command.name, url: radioURL, got: frames.first?.name ?? "nothing")
         }
         return response
     }
@@ -154,7 +154,7 @@ public actor RadioSession {
                                                 _ pick: @escaping @Sendable (Push) -> T?) async throws -> T {
         let frames = try await exchange(command, timeout: timeout, answeredByPush: { pick($0) != nil })
         guard case let .push(push)? = frames.first, let value = pick(push) else {
-            throw SessionError.unexpected(command: command.name, link: link, got: frames.first?.name ?? "nothing")
+            throw SessionError.unexpected(command: command.name, url: radioURL, got: frames.first?.name ?? "nothing")
         }
         return value
     }
@@ -163,7 +163,7 @@ public actor RadioSession {
     public func expect<T>(_ command: Command, timeout: Duration? = nil, _ pick: (Response) -> T?) async throws -> T {
         let answer = try await call(command, timeout: timeout)
         guard let value = pick(answer) else {
-            throw SessionError.unexpected(command: command.name, link: link, got: RadioFrame.response(answer).name)
+            throw SessionError.unexpected(command: command.name, url: radioURL, got: RadioFrame.response(answer).name)
         }
         return value
     }
@@ -179,7 +179,7 @@ public actor RadioSession {
             frame = try RadioFrame(decoding: bytes)
         } catch let error as CodecError {
             if let p = pending {
-                finish(p.id, throwing: SessionError.undecodable(command: p.command, link: link, error))
+                finish(p.id, throwing: SessionError.undecodable(command: p.command, url: radioURL, error))
             } else {
                 report(.stray("undecodable frame: \(error)"))
             }
@@ -196,7 +196,7 @@ public actor RadioSession {
             return
         }
         if case let .response(.error(e)) = frame {
-            finish(p.id, throwing: SessionError.refused(command: p.command, link: link, e))
+            finish(p.id, throwing: SessionError.refused(command: p.command, url: radioURL, e))
             return
         }
         pending = nil   // so `p` holds the only reference and the append does not copy every frame so far
@@ -217,12 +217,12 @@ public actor RadioSession {
     }
 
     func failPending(_ reason: String) {
-        if let p = pending { finish(p.id, throwing: SessionError.linkClosed(command: p.command, link: link, reason: reason)) }
+        if let p = pending { finish(p.id, throwing: SessionError.linkClosed(command: p.command, url: radioURL, reason: reason)) }
     }
 
     /// Initialization can finish on its last answer just as the link goes: not ready then.
     func requireLink() throws {
-        guard transport != nil else { throw SessionError.linkClosed(command: "initialization", link: link, reason: "link ended") }
+        guard transport != nil else { throw SessionError.linkClosed(command: "initialization", url: radioURL, reason: "link ended") }
     }
 
     /// The link's frame stream ended: closed by us, or lost.

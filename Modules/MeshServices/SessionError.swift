@@ -3,15 +3,15 @@ import MeshCodec
 /// Why a session command failed: each case names the command and the link.
 public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No answer within the command's time limit.
-    case noAnswer(command: String, link: String, seconds: Double)
+    case noAnswer(command: String, url: String, seconds: Double)
     /// The radio answered with an error code.
-    case refused(command: String, link: String, RadioError)
+    case refused(command: String, url: String, RadioError)
     /// The radio answered with a frame this command does not expect.
-    case unexpected(command: String, link: String, got: String)
+    case unexpected(command: String, url: String, got: String)
     /// The link closed or failed before the answer came.
-    case linkClosed(command: String, link: String, reason: String)
+    case linkClosed(command: String, url: String, reason: String)
     /// An answer that does not decode.
-    case undecodable(command: String, link: String, CodecError)
+    case undecodable(command: String, url: String, CodecError)
 
     public var description: String {
         switch self {

@@ -1,6 +1,6 @@
 import MeshCodec
 
-/// LoRa time on air and the firmware's suggested ACK timeouts (protocol.md §7.4).
+/// LoRa time on air and the firmware's suggested ACK timeouts (Docs/protocol.md §7.4).
 enum Airtime {
     /// Semtech's time-on-air formula: explicit header, CRC on, 16-symbol preamble (MeshCore's),
     /// low-data-rate optimisation when a symbol lasts 16 ms or more.

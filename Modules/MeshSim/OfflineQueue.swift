@@ -1,6 +1,6 @@
 import MeshCodec
 
-/// The firmware's offline message queue (protocol.md §7.3, §14): incoming DMs, channel
+/// The firmware's offline message queue (Docs/protocol.md §7.3, §11): incoming DMs, channel
 /// messages and datagrams wait here for SYNC_NEXT_MESSAGE, connected app or not.
 public struct OfflineQueue: Hashable, Sendable {
     public private(set) var messages: [Response] = []

@@ -1,6 +1,6 @@
 import MeshCodec
 
-/// What the radio hears on air, pushed as LOG_RX_DATA while an app is connected (protocol.md
+/// What the radio hears on air, pushed as LOG_RX_DATA while an app is connected (Docs/protocol.md
 /// §5; the firmware logs every packet it receives, before de-duplication): each packet that
 /// reaches it, and the echoes of flood packets, its own included, as neighbouring repeaters
 /// rebroadcast them. Apps build "heard repeats" and channel echoes from these.

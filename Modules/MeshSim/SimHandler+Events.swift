@@ -75,7 +75,7 @@ extension SimHandler {
             let packet = viaFlood ? AirPackets.pathReturn(&s, from: node, extraType: .ack, extra: code.bytes, path: arrivalPath(node)) : AirPackets.ack(code)
             out += arrives(&s, packet, lastHop: lastHop(s, node), at: at)
         }
-        // A flood DM is answered by a path-return carrying the ACK: later DMs go direct (§14).
+        // A flood DM is answered by a path-return carrying the ACK: later DMs go direct (§11).
         if viaFlood { out += pathReturned(&s, from: key, at: at) }
         // Only the first matching ACK is reported; the table forgets older sends.
         guard let i = s.expectedAcks.firstIndex(where: { $0.code == code }) else { return out }

@@ -19,7 +19,7 @@ extension SimHandler {
         let timeout = flood ? Airtime.floodTimeout(airtime: airtime) : Airtime.directTimeout(airtime: airtime, hops: hops)
         countSent(&s, flood: flood, airtime: airtime)
 
-        // CLI data to repeaters expects no ACK (protocol.md §7.4 note 6).
+        // CLI data to repeaters expects no ACK (Docs/protocol.md §7.4 note 6).
         guard m.textType == .plain else { return [.response(.sent(Sent(flood: flood, ackCode: AckCode(0), suggestedTimeoutMs: timeout)))] }
         let ack = AckCode.expected(timestamp: m.timestamp, attempt: m.attempt, textType: m.textType, text: text, sender: s.publicKey)
         s.expectedAcks.append(ExpectedAck(code: ack, recipient: recipient.publicKey, sentAt: now))
@@ -39,7 +39,7 @@ extension SimHandler {
         return [.response(.sent(Sent(flood: flood, ackCode: ack, suggestedTimeoutMs: timeout)))]
     }
 
-    /// SEND_CHANNEL_TXT_MSG answers OK, not SENT (protocol.md §11 #1). An empty slot is not
+    /// SEND_CHANNEL_TXT_MSG answers OK, not SENT (Docs/protocol.md §10 #1). An empty slot is not
     /// an error: the firmware would encrypt with the all-zero key.
     static func sendChannelText(_ s: inout SimRadioState, _ m: SendChannelTextMessage, now: Duration) -> [RadioFrame] {
         guard m.textType == .plain else { return [error(.unsupportedCommand)] }

@@ -1,6 +1,6 @@
 import MeshCodec
 
-/// Remote requests (protocol.md §7.5): login, status, telemetry, binary and anonymous
+/// Remote requests (Docs/protocol.md §7.5): login, status, telemetry, binary and anonymous
 /// requests, path discovery and trace. Each answers SENT at once; the node's reply arrives
 /// later and is matched against the one request the radio still tracks.
 extension SimHandler {

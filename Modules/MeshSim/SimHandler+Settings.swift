@@ -1,6 +1,6 @@
 import MeshCodec
 
-/// Preferences and the commands that only change or report them (protocol.md §3).
+/// Preferences and the commands that only change or report them (Docs/protocol.md §3).
 extension SimHandler {
     static func settings(_ s: inout SimRadioState, _ command: Command) -> [RadioFrame]? {
         switch command {

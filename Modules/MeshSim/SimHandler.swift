@@ -2,7 +2,7 @@ import MeshCodec
 
 /// The radio's command handler, pure: a command and the time in, the new state and the
 /// frames the radio writes out (responses and pushes). Answers as companion firmware
-/// v1.17.1 does (protocol.md §3, §3.1, §11); see Docs/meshsim.md for where it differs.
+/// v1.17.1 does (Docs/protocol.md §3, §3.1, §10); see Docs/meshsim.md for where it differs.
 public enum SimHandler {
     public static let firmwareVersion = "v1.17.1"
     public static let buildDate = "14 Aug 2026"
@@ -150,7 +150,7 @@ public enum SimHandler {
         return [ok]
     }
 
-    /// The firmware's default client-repeat table (protocol.md §4, code 26).
+    /// The firmware's default client-repeat table (Docs/protocol.md §4, code 26).
     static let allowedRepeatFrequencies = [
         FrequencyRange(lowerKHz: 433_000, upperKHz: 433_000), FrequencyRange(lowerKHz: 869_495, upperKHz: 869_495),
         FrequencyRange(lowerKHz: 918_000, upperKHz: 918_000),

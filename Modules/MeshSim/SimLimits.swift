@@ -1,4 +1,4 @@
-/// Build-time sizes of the simulated firmware (protocol.md §7, MyMesh.h defaults).
+/// Build-time sizes of the simulated firmware (Docs/protocol.md §7, MyMesh.h defaults).
 public struct SimLimits: Hashable, Sendable {
     /// `MAX_CONTACTS`: 100 in the default build.
     public var maxContacts = 100

@@ -19,7 +19,7 @@ public struct SimLinkReply: Hashable, Sendable {
     }
 
     /// The answer to a conformance command (Modules/MeshConformanceCommands); nil for any
-    /// other frame (protocol.md codes stop at 65, these are 0x7C-0x7E).
+    /// other frame (Docs/protocol.md codes stop at 65, these are 0x7C-0x7E).
     public static func conformance(_ frame: [UInt8]) -> SimLinkReply? {
         switch frame.first {
         case ConformanceCommand.echo: SimLinkReply(frames: [frame])

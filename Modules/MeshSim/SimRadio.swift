@@ -96,7 +96,7 @@ public actor SimRadio {
     }
 
     /// Delivers what is due by now. Pushes need a connected link; without one they are
-    /// dropped as the firmware drops them, while queued messages stay queued (§11 #18).
+    /// dropped as the firmware drops them, while queued messages stay queued (§10 #18).
     public func tick() {
         if deliverDue() { saveIfChanged() }
     }

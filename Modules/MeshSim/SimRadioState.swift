@@ -43,10 +43,10 @@ public struct SimRadioState: Hashable, Sendable {
     var textsSeenByNodes: [AckCode] = []
     /// Things that happen later: ACKs arriving, messages coming in.
     var scheduled: [ScheduledEvent] = []
-    /// The one remote request whose answer the radio still waits for (protocol.md §7.5).
+    /// The one remote request whose answer the radio still waits for (Docs/protocol.md §7.5).
     var pending: PendingRequest?
     /// The radio's entry in each server's access list (kept by the servers).
-    var sessions: [PublicKey: SimSession] = [:]
+    var sessions: [PublicKey: SimAccessEntry] = [:]
     /// Per room server: the newest post the radio has (sent with the next login).
     var roomSyncSince: [PublicKey: UInt32] = [:]
     /// Recently heard adverts and the paths they came by (GET_ADVERT_PATH).
@@ -68,7 +68,7 @@ public struct SimRadioState: Hashable, Sendable {
     /// Chance that one hop loses a packet (0: an ideal air).
     public var lossPerHop = 0.0
 
-    /// The firmware's clock without an RTC starts here (protocol.md §14).
+    /// The firmware's clock without an RTC starts here (Docs/protocol.md §11).
     public static let bootTime: UInt32 = 1_715_770_351
 
     public init(seed: UInt64, limits: SimLimits = SimLimits(), clock: UInt32 = SimRadioState.bootTime) {
@@ -132,7 +132,7 @@ public struct SimRadioState: Hashable, Sendable {
         return lastUnique
     }
 
-    /// Message frames take the format the app declared when they are queued (protocol.md §7.1).
+    /// Message frames take the format the app declared when they are queued (Docs/protocol.md §7.1).
     var messageFormat: MessageFormat { appTargetVersion >= 3 ? .v3 : .legacy }
 }
 

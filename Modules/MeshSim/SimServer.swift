@@ -57,7 +57,7 @@ public struct RoomPost: Hashable, Sendable {
 }
 
 /// The radio's entry in one server's access list, kept by the server across logins.
-struct SimSession: Hashable, Sendable {
+struct SimAccessEntry: Hashable, Sendable {
     /// Low 2 bits: 0 guest, 1 read-only, 2 read-write, 3 admin (`PERM_ACL_*`).
     var permissions: UInt8
     /// The last request timestamp accepted: older or equal ones are replays and get no answer.

@@ -33,7 +33,7 @@ enum SimServerLogic {
             return nil
         }
         if let old = s.sessions[node.publicKey], timestamp <= old.lastTimestamp { return nil }   // a replay
-        var session = SimSession(permissions: permissions, lastTimestamp: timestamp, syncSince: syncSince)
+        var session = SimAccessEntry(permissions: permissions, lastTimestamp: timestamp, syncSince: syncSince)
         let isAdmin: UInt8 = session.isAdmin ? 1 : (node.type == .room && permissions == 0 ? 2 : 0)
         if node.type == .room { pushPosts(&s, room: node, since: syncSince, now: now, session: &session) }
         s.sessions[node.publicKey] = session
@@ -130,7 +130,7 @@ enum SimServerLogic {
 
     /// A room server sends the posts the radio has not seen (others' posts after `since`),
     /// one every 1.2 s from 2 s after the login.
-    static func pushPosts(_ s: inout SimRadioState, room: SimNode, since: UInt32, now: Duration, session: inout SimSession) {
+    static func pushPosts(_ s: inout SimRadioState, room: SimNode, since: UInt32, now: Duration, session: inout SimAccessEntry) {
         let posts = (room.server?.posts ?? []).filter { $0.postedAt > since && $0.author != s.publicKey }
         for (i, p) in posts.enumerated() {
             SimHandler.deliver(&s, .roomPost(from: room.publicKey, author: p.author, text: p.text, postedAt: p.postedAt),

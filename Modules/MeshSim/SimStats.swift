@@ -1,4 +1,4 @@
-/// Counters behind GET_STATS (protocol.md §4.6).
+/// Counters behind GET_STATS (Docs/protocol.md §4.6).
 public struct SimStats: Hashable, Sendable {
     public var received: UInt32 = 0
     public var sent: UInt32 = 0

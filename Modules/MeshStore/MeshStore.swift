@@ -120,7 +120,7 @@ public final class MeshStore: Sendable {
     @discardableResult
     public func radioDisconnected(_ radio: RadioID) async throws(StoreError) -> FlushReport {
         let report = try await coalescer.flush(.disconnect)
-        try await writer.setSessionConnected(radio, node: nil, false)
+        try await writer.setLoginConnected(radio, node: nil, false)
         return report
     }
 

@@ -26,7 +26,7 @@ struct Chat: AsyncParsableCommand {
     func run() async throws {
         try await reportingRadioErrors {
             try await RadioConnection.with(options, keepAlive: true) { radio in
-                let session = ChatSession(radio: radio, messenger: radio.messenger(delivery), history: history, json: options.json)
+                let session = ChatLoop(radio: radio, messenger: radio.messenger(delivery), history: history, json: options.json)
                 try await session.start(to: to, channel: channel)
                 try await Interruptible.run { try await session.loop(input: LineInput.lines()) }
                 // DMs still waiting for their ACK are marked failed ("cancelled"): nobody follows them any more.
@@ -37,7 +37,7 @@ struct Chat: AsyncParsableCommand {
 }
 
 /// One chat: the current target, what is printed, what typed lines do.
-actor ChatSession {
+actor ChatLoop {
     let radio: Connected
     let line: EventLine
     let history: Int

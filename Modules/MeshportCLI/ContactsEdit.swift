@@ -90,7 +90,7 @@ struct ContactsExport: AsyncParsableCommand {
                     return (me.name, try await service.exportCard(nil), ContactURI(name: me.name, publicKey: me.publicKey, type: me.advertType).text)
                 }
                 let c = try await service.resolve(contact)
-                return (c.name, try await service.exportCard(c.publicKey), try await service.link(c.publicKey).text)
+                return (c.name, try await service.exportCard(c.publicKey), try await service.uri(c.publicKey).text)
             }
             if options.json {
                 try Output.json(["name": name, "advert": Hex.encode(card), "link": link])

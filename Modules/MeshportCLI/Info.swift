@@ -20,7 +20,7 @@ struct Info: AsyncParsableCommand {
                 let channels = try radio.store.reader.channels(radio.context.radio).filter { $0.kind != .empty }
                 if options.json {
                     var out: [String: Any] = [
-                        "radio": radio.link, "name": me.name, "key": me.publicKey.hex, "type": me.advertType.description,
+                        "radio": radio.radioURL, "name": me.name, "key": me.publicKey.hex, "type": me.advertType.description,
                         "firmware": device.firmwareVersion ?? "", "protocol": Int(device.protocolVersion), "manufacturer": device.manufacturer,
                         "buildDate": device.buildDate, "frequencyMHz": me.radio.frequencyMHz, "bandwidthKHz": me.radio.bandwidthKHz,
                         "spreadingFactor": Int(me.radio.spreadingFactor), "codingRate": Int(me.radio.codingRate), "txPower": Int(me.txPower),
@@ -34,7 +34,7 @@ struct Info: AsyncParsableCommand {
                     try Output.json(out)
                 } else {
                     Output.lines([
-                        ("radio", radio.link), ("name", me.name), ("key", me.publicKey.hex),
+                        ("radio", radio.radioURL), ("name", me.name), ("key", me.publicKey.hex),
                         ("firmware", "\(device.firmwareVersion ?? "?") (\(device.buildDate), protocol \(device.protocolVersion)) \(device.manufacturer)"),
                         ("radio params", String(format: "%.3f MHz, BW %.1f kHz, SF%d, CR%d, %d dBm", me.radio.frequencyMHz, me.radio.bandwidthKHz,
                                                 Int(me.radio.spreadingFactor), Int(me.radio.codingRate), Int(me.txPower))),

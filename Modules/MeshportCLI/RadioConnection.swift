@@ -12,7 +12,7 @@ struct Connected: Sendable {
     /// included): for `listen`. Others subscribe to `client.events` when they need to.
     let events: AsyncStream<ClientEvent>
     var session: RadioSession { context.session }
-    var link: String { context.link }
+    var radioURL: String { context.radioURL }
 }
 
 enum RadioConnection {
@@ -24,7 +24,7 @@ enum RadioConnection {
         let target = try RadioTarget.resolve(try options.radioURL())
         let store = try StoreFile.open(options.databasePath)
         let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: .milliseconds(Int(options.timeout * 1000)),
-                                   reconnect: keepAlive ? .standard : .never, link: { target.transport() })
+                                   reconnect: keepAlive ? .standard : .never, transport: { target.transport() })
         let client = MeshClient(session: session, store: store)
         let display = SyncDisplay(enabled: showProgress)
         let all = client.events.subscribe()

@@ -101,7 +101,6 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)", status: .usage)
         }
-        let links = targets.map { target in RadioLink(url: target.url) { target.transport() } }
         let database = db ?? Paths.database
         let folder = URL(fileURLWithPath: database).deletingLastPathComponent().path
         do {
@@ -110,7 +109,7 @@ struct Serve: AsyncParsableCommand {
             throw CLIError("cannot create \(folder): \(error.localizedDescription)")
         }
         return ServeConfiguration(
-            radios: links, databasePath: database, http: try ListenAddress(parsing: http),
+            radios: targets, databasePath: database, http: try ListenAddress(parsing: http),
             companions: try companions.map { text throws(ServeError) in try ListenAddress(parsing: text) },
             tokenFile: tokenFile, webRoot: webRoot.map { URL(fileURLWithPath: $0) }, passwordFile: Paths.passwordFile,
             allowedOrigins: Set(allowedOrigins), commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer,

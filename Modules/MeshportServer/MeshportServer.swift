@@ -41,8 +41,9 @@ public enum MeshportServer {
 
         let metrics = ServerMetrics()
         let publisher = EventPublisher(broadcaster: EventBroadcaster(capacity: config.eventBuffer), logger: logger, metrics: metrics)
-        let radios = config.radios.enumerated().map { index, link in
-            let session = RadioSession(url: link.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard, link: link.makeLink)
+        let radios = config.radios.enumerated().map { index, target in
+            let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard,
+                                       transport: target.transport)
             return RadioHandle(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
                                statsInterval: config.statsInterval, events: publisher)
         }

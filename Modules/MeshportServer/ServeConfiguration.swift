@@ -43,20 +43,9 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
-/// One radio the server serves: its URL and how to open a fresh link to it.
-public struct RadioLink: Sendable {
-    public let url: TransportURL
-    public let makeLink: RadioSession.LinkFactory
-
-    public init(url: TransportURL, makeLink: @escaping RadioSession.LinkFactory) {
-        self.url = url
-        self.makeLink = makeLink
-    }
-}
-
 /// Everything `meshport serve` was asked for.
 public struct ServeConfiguration: Sendable {
-    public var radios: [RadioLink]
+    public var radios: [RadioTarget]
     public var databasePath: String
     public var http: ListenAddress
     /// One companion re-export endpoint per radio, in the order of `radios` (fewer is fine).
@@ -79,7 +68,7 @@ public struct ServeConfiguration: Sendable {
     public var statsInterval: Duration?
     public var logLevel: String
 
-    public init(radios: [RadioLink], databasePath: String, http: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080),
+    public init(radios: [RadioTarget], databasePath: String, http: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080),
                 companions: [ListenAddress] = [], tokenFile: String? = nil, webRoot: URL? = nil, passwordFile: String? = nil,
                 allowedOrigins: Set<String> = [], commandTimeout: Duration = .seconds(5), eventBuffer: Int = 1024,
                 maxBodyBytes: Int = 64 * 1024, statsInterval: Duration? = .seconds(300), logLevel: String = "notice") {

@@ -1,7 +1,7 @@
 import Testing
 @testable import MeshCodec
 
-/// Golden vectors for every command (protocol.md §3), written from the byte layouts.
+/// Golden vectors for every command (Docs/protocol.md §3), written from the byte layouts.
 @Suite struct CommandGoldenTests {
     let contactHex = keyHex + "02" + "01" + "02" + "aabb" + zeros(62) + text("Relay", width: 32) + le32(1_700_000_000)
     var contact: Contact {
@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func appStart() throws {
-        // meshcore_py's bytes from protocol.md §1.2: 01 03 + six spaces + "mccli".
+        // meshcore_py's bytes from Docs/protocol.md §1.2: 01 03 + six spaces + "mccli".
         try expectGolden("01 03 202020202020 6d63636c69", .appStart(AppStart(appName: "mccli")))
         try expectGolden("01 01 000000000000 74657374", .appStart(AppStart(appName: "test", reserved: [1, 0, 0, 0, 0, 0, 0])))
     }
@@ -66,7 +66,7 @@ import Testing
         try expectGolden("13" + text("reboot"), .reboot)
         try expectGolden("14", .getBatteryAndStorage)
         try expectGolden("15" + le32(1500) + le32(2000), .setTuningParams(rxDelayBase: 1500, airtimeFactor: 2000))
-        // protocol.md §1.2: device query with protocol v3 is `16 03`.
+        // Docs/protocol.md §1.2: device query with protocol v3 is `16 03`.
         try expectGolden("16 03", .deviceQuery(appTargetVersion: 3))
         try expectGolden("17", .exportPrivateKey)
         let pk = [UInt8](repeating: 0x5A, count: 64)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct FramerTests {
     @Test func encodesHeaders() throws {
-        // protocol.md §1.2: device query v3 = 3C 02 00 16 03.
+        // Docs/protocol.md §1.2: device query v3 = 3C 02 00 16 03.
         #expect(try FrameEncoder.encode([0x16, 0x03], direction: .toRadio) == bytes("3c 0200 1603"))
         #expect(try FrameEncoder.encode([0x0A], direction: .fromRadio) == bytes("3e 0100 0a"))
         #expect(throws: CodecError.self) { try FrameEncoder.encode([UInt8](repeating: 1, count: 177), direction: .fromRadio) }

@@ -26,7 +26,7 @@ import Testing
 @Suite struct ChannelSecretTests {
     @Test func publicChannel() {
         #expect(ChannelSecret.publicChannel.hex == "8b3387e9c5cdea6ac9e5edbaa115cd72")
-        #expect(ChannelSecret.publicChannel.channelHash == 0x11)   // protocol.md §7.6
+        #expect(ChannelSecret.publicChannel.channelHash == 0x11)   // Docs/protocol.md §7.6
     }
 
     @Test func hashtag() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import MeshCodec
 
-/// Golden vectors for every push (protocol.md §5).
+/// Golden vectors for every push (Docs/protocol.md §5).
 @Suite struct PushGoldenTests {
     @Test func keyPushes() throws {
         try expectGolden("80" + keyHex, .push(.advert(key)))
@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func sendConfirmed() throws {
-        // 4-byte ACK + u32 round trip (protocol.md §11 item 2: not 6 bytes).
+        // 4-byte ACK + u32 round trip (Docs/protocol.md §10 item 2: not 6 bytes).
         try expectGolden("82 d9995416" + le32(2345), .push(.sendConfirmed(ackCode: AckCode(bytes: bytes("d9995416"))!, roundTripMs: 2345)))
     }
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import MeshCodec
 
-/// Golden vectors for every response (protocol.md §4).
+/// Golden vectors for every response (Docs/protocol.md §4).
 @Suite struct ResponseGoldenTests {
     @Test func simpleResponses() throws {
         try expectGolden("00", .response(.ok(value: nil)))

@@ -18,7 +18,7 @@ import Testing
         let free = try #require(try await channels.list().first { $0.info.isEmpty })
         let joined = try await channels.join(hashtag: "test")
         #expect(joined.index == free.index && joined.name == "#test" && joined.kind == .hashtag)
-        #expect(joined.info.secret.hex == "9cd8fcf22a47333b591d96a2b848b73f")   // protocol.md §7.6
+        #expect(joined.info.secret.hex == "9cd8fcf22a47333b591d96a2b848b73f")   // Docs/protocol.md §7.6
         #expect(try await channels.join(hashtag: "#test").index == free.index, "joining again changes nothing")
         #expect(await h.radio.state.channels[Int(free.index)].secret == joined.info.secret)
         #expect(try await channels.resolve("test").index == free.index)
@@ -29,7 +29,7 @@ import Testing
         let secret = ChannelSecret.passphrase("correct horse battery staple")
         let slot = try await channels.join(name: "Crew", secret: secret)
         #expect(slot.kind == .private)
-        let link = try await channels.link(slot.index)
+        let link = try await channels.uri(slot.index)
         #expect(try ChannelURI(parsing: link.text) == ChannelURI(name: "Crew", secret: secret))
         try await channels.remove(slot.index)
         #expect(try await channels.list().first { $0.index == slot.index }?.info.isEmpty == true)

@@ -82,13 +82,13 @@ import Testing
     @Test func contactLinksRoundTripAndBadOnesSayWhatIsWrong() async throws {
         let (_, _, contacts) = try await connected()
         let target = try #require(try await contacts.list().first)
-        let link = try await contacts.link(target.publicKey)
+        let link = try await contacts.uri(target.publicKey)
         #expect(try ContactURI(parsing: link.text) == link)
         #expect(link.text.hasPrefix("meshcore://contact/add?name="))
-        #expect(throws: LinkError.invalid("meshcore://contact/add?name=x&public_key=12&type=1", "public_key", "64 hex digits")) {
+        #expect(throws: MeshcoreURIError.invalid("meshcore://contact/add?name=x&public_key=12&type=1", "public_key", "64 hex digits")) {
             try ContactURI(parsing: "meshcore://contact/add?name=x&public_key=12&type=1")
         }
-        #expect(throws: LinkError.notALink("https://example.com", expected: "contact/add")) { try ContactURI(parsing: "https://example.com") }
+        #expect(throws: MeshcoreURIError.notAMeshcoreURI("https://example.com", expected: "contact/add")) { try ContactURI(parsing: "https://example.com") }
         // A link for someone new adds them with a flood path.
         let stranger = ContactURI(name: "Stranger", publicKey: PublicKey([UInt8](repeating: 0x5A, count: 32))!, type: .chat)
         let added = try await contacts.add(stranger)

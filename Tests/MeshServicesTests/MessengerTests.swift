@@ -188,7 +188,7 @@ import Testing
         let id = sent.id
         #expect(await MessagingRig.first(events) { $0.status?.id == id && $0.status?.heardRepeats == 2 } != nil)
 
-        await #expect(throws: MessagingError.emptyChannel(channel: 5, link: "sim://radio")) { try await rig.messenger.sendChannel("void", channel: 5) }
+        await #expect(throws: MessagingError.emptyChannel(channel: 5, url: "sim://radio")) { try await rig.messenger.sendChannel("void", channel: 5) }
         #expect(try rig.messageCount() == 1)
     }
 
@@ -219,7 +219,7 @@ import Testing
         // The store still knows Dee; the radio no longer does.
         try await rig.session.expectOK(.removeContact(dee))
         let step = "attempt 1 of the message to \(dee.prefix().hex)"
-        let expected = MessagingError.command(step: step, .refused(command: "CMD_SEND_TXT_MSG", link: "sim://radio", .notFound))
+        let expected = MessagingError.command(step: step, .refused(command: "CMD_SEND_TXT_MSG", url: "sim://radio", .notFound))
         await #expect(throws: expected) { try await rig.messenger.send("still there?", to: dee) }
         let stored = try #require(try rig.store.reader.timeline(rig.radio, .direct(dee)).messages.first)
         #expect(stored.status == .failed && stored.failureReason == expected.description && stored.text == "still there?")

@@ -100,7 +100,7 @@ import Testing
     @Test func anErrorAnswerNamesTheCommandAndTheLink() async throws {
         let (session, _) = try session()
         _ = try await session.connect(now: { Self.now })
-        await #expect(throws: SessionError.refused(command: "CMD_GET_CHANNEL", link: "sim://radio", .notFound)) {
+        await #expect(throws: SessionError.refused(command: "CMD_GET_CHANNEL", url: "sim://radio", .notFound)) {
             try await session.call(.getChannel(40))
         }
         #expect(try await session.call(.getDeviceTime) != .noMoreMessages, "the session goes on")
@@ -122,7 +122,7 @@ import Testing
     @Test func silenceIsANoAnswerErrorAndALostLinkEndsTheWait() async throws {
         let silent = try SilentTransport()
         let session = RadioSession(transport: silent, commandTimeout: .milliseconds(200))
-        await #expect(throws: SessionError.noAnswer(command: "CMD_APP_START", link: "sim://silent", seconds: 0.2)) {
+        await #expect(throws: SessionError.noAnswer(command: "CMD_APP_START", url: "sim://silent", seconds: 0.2)) {
             _ = try await session.connect(now: { Self.now })
         }
         #expect(await session.state == .disconnected)
@@ -133,7 +133,7 @@ import Testing
         let answer = Task { try await other.call(.getDeviceTime) }
         try await dropped.waitForFrame()
         dropped.lose()
-        await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", link: "sim://silent", reason: "link ended")) { _ = try await answer.value }
+        await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", url: "sim://silent", reason: "link ended")) { _ = try await answer.value }
     }
 
     /// On a link whose driver says it pairs, APP_START waits the pairing time (a person may be
@@ -145,7 +145,7 @@ import Testing
         try await pairing.waitForFrame()
         try await Task.sleep(for: .seconds(1))   // five command timeouts
         pairing.lose()
-        await #expect(throws: SessionError.linkClosed(command: "CMD_APP_START", link: "sim://silent", reason: "link ended")) { _ = try await connecting.value }
+        await #expect(throws: SessionError.linkClosed(command: "CMD_APP_START", url: "sim://silent", reason: "link ended")) { _ = try await connecting.value }
     }
 }
 

@@ -17,7 +17,7 @@ import Testing
             let remote = RemoteNodes(context: h.context)
             let login = try await remote.login(room.publicKey, password: DefaultMesh.roomPassword)
             #expect(login.role == .room && login.permission == 2 && !login.isAdmin && login.firmwareLevel == 1)
-            let sessions = try h.store.reader.remoteSessions(h.context.radio)
+            let sessions = try h.store.reader.savedLogins(h.context.radio)
             #expect(sessions.map(\.node) == [room.publicKey] && sessions.first?.isConnected == true && sessions.first?.permission == 2)
             for await event in events {
                 if case let .remote(.loggedIn(key, isAdmin, permission)) = event {
@@ -50,7 +50,7 @@ import Testing
             let remote = RemoteNodes(context: h.context)
             let label = "\(Self.north) (\(key.prefix(6).hex))"
             await #expect(throws: RemoteError.wrongPassword(node: label)) { try await remote.login(key, password: "nope") }
-            let sessions = try h.store.reader.remoteSessions(h.context.radio)
+            let sessions = try h.store.reader.savedLogins(h.context.radio)
             #expect(sessions.isEmpty)
         }
     }
@@ -74,8 +74,8 @@ import Testing
         try await ServiceHarness.with { h in
             let stranger = try #require(PublicKey([UInt8](repeating: 0x42, count: 32)))
             let remote = RemoteNodes(context: h.context)
-            await #expect(throws: RemoteError.unknownContact(stranger, link: "sim://radio")) { try await remote.login(stranger, password: "x") }
-            await #expect(throws: RemoteError.unknownContact(stranger, link: "sim://radio")) { try await remote.status(stranger) }
+            await #expect(throws: RemoteError.unknownContact(stranger, url: "sim://radio")) { try await remote.login(stranger, password: "x") }
+            await #expect(throws: RemoteError.unknownContact(stranger, url: "sim://radio")) { try await remote.status(stranger) }
         }
     }
 
@@ -88,7 +88,7 @@ import Testing
             try await remote.logout(room.publicKey)
             let loggedIn = await remote.loggedIn
             #expect(loggedIn.isEmpty)
-            #expect(try h.store.reader.remoteSessions(h.context.radio).first?.isConnected == false)
+            #expect(try h.store.reader.savedLogins(h.context.radio).first?.isConnected == false)
             #expect(h.link.sent.contains(.logout(room.publicKey)))
         }
     }

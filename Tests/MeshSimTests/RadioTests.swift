@@ -110,7 +110,7 @@ import Glibc
         #expect(await radio.problems.isEmpty)
     }
 
-    /// A new TCP client replaces the old one (protocol.md §1.3): the old link is closed and
+    /// A new TCP client replaces the old one (Docs/protocol.md §1.3): the old link is closed and
     /// pushes go to the new one.
     @Test func newTCPClientReplacesTheOld() async throws {
         let radio = SimRadio(state: DefaultMesh.state(seed: 3), clock: ManualSimClock())

@@ -3,7 +3,7 @@ import MeshCodec
 import Testing
 
 /// Remote requests against the scenario's servers: what the radio answers at once, what it
-/// pushes when the node's reply arrives, and what never comes (protocol.md §7.5).
+/// pushes when the node's reply arrives, and what never comes (Docs/protocol.md §7.5).
 @Suite(.timeLimit(.minutes(1))) struct RemoteTests {
     static let scenario: Scenario = {
         var rpt = NodeSpec(id: "rpt")

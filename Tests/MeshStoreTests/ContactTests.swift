@@ -135,9 +135,9 @@ import Testing
         let repeater = Fixture.key(0x66)
         try await t.writer.saveContacts(radio, [Fixture.contact(repeater, name: "Hilltop", type: .repeater)])
         try await t.writer.saveLogin(radio, node: repeater, role: .repeater, permission: 3, at: Fixture.t0)
-        #expect(try t.reader.remoteSessions(radio).map(\.isConnected) == [true])
+        #expect(try t.reader.savedLogins(radio).map(\.isConnected) == [true])
         _ = try await t.store.radioDisconnected(radio)
-        let session = try #require(try t.reader.remoteSessions(radio).first)
+        let session = try #require(try t.reader.savedLogins(radio).first)
         #expect(!session.isConnected && session.permission == 3 && session.lastLoginAt == Fixture.t0 && session.role == .repeater)
         await #expect(throws: StoreError.self) {
             try await t.writer.saveLogin(radio, node: Fixture.key(0x67), role: .room, permission: 0, at: Fixture.t0)

@@ -88,7 +88,7 @@ import Testing
         #expect(try await store.writer.saveIncoming(r, [again]).first?.isDuplicate == true)
 
         if name != "v1-initial" {
-            let sessions = try reader.remoteSessions(r)
+            let sessions = try reader.savedLogins(r)
             #expect(sessions.map(\.node) == [Self.room] && sessions.first?.permission == 2 && sessions.first?.isConnected == true)
             #expect(try reader.roomMessages(r, room: Self.room).map(\.text) == ["второй пост 📮", "first post"])
         }

@@ -47,7 +47,7 @@ import Testing
 
     @Test func limitedPrescalerChipsUseTheLowerClock() throws {
         // An odd divisor keeps the higher clock on a full chip; a chip that stalls the break
-        // register must halve it (the limited-prescaler case in Plugins/USB/Serial/Chips/CH34x.swift).
+        // register must halve it (the limited-prescaler case in Plugins/USB/MeshUSB/Chips/CH34x.swift).
         #expect(CH34xBaud.divisor(baud: 14851, limitedPrescaler: false) == 0x9B06)
         #expect(CH34xBaud.divisor(baud: 14851, limitedPrescaler: true) == 0xCD02)
         let c = channel(version: 0x31, breakStalls: true)

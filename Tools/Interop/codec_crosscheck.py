@@ -74,8 +74,9 @@ FLOAT_REL_TOL = 1e-9
 #             exporter gave a list), ctx.exc (exception raised by meshcore_py or None),
 #             ctx.args, ctx.kwargs
 #   frame keys: match(expected, actual) -> bool   (actual is MISSING if absent)
-# "ref" is a protocol.md reference: "§11 #N", "§10.1" (observed gaps of meshcore_py)
-# or "undocumented" (found while writing this script; not yet in protocol.md §11).
+# "ref" is a Docs/protocol.md reference ("§10 #N"), "meshcore_py" (a known gap of the
+# reference client itself) or "undocumented" (found while writing this script; not yet in
+# Docs/protocol.md §10).
 # --------------------------------------------------------------------------------------
 
 class _Missing:
@@ -166,24 +167,24 @@ def _prefix_str(expected, actual) -> bool:
 
 
 KNOWN_FLAWS: Dict[str, Flaw] = {
-    # ---- commands (documented in protocol.md §10.1 "Observed gaps") -----------------
+    # ---- commands: known gaps of meshcore_py ------------------------------------------
     "confirm_factory_reset": Flaw(
-        "§10.1", "sends bare 0x33 without the required ASCII 'reset' -> firmware replies ERR UNSUPPORTED_CMD",
+        "meshcore_py", "sends bare 0x33 without the required ASCII 'reset' -> firmware replies ERR UNSUPPORTED_CMD",
         match=lambda c: c.py == b"\x33" and c.ours == b"\x33reset"),
     "has_connection": Flaw(
-        "§10.1", "sends bare 0x1C without the 32-byte pubkey -> firmware replies ERR UNSUPPORTED_CMD",
+        "meshcore_py", "sends bare 0x1C without the 32-byte pubkey -> firmware replies ERR UNSUPPORTED_CMD",
         match=lambda c: c.py == b"\x1c" and isinstance(c.ours, bytes) and len(c.ours) == 33 and c.ours[:1] == b"\x1c"),
     "set_tx_power": Flaw(
-        "§10.1", "encodes dBm as u32 LE (5-byte frame) instead of one i8; negative values raise OverflowError",
+        "meshcore_py", "encodes dBm as u32 LE (5-byte frame) instead of one i8; negative values raise OverflowError",
         match=_tx_power_match),
-    # ---- commands, §11 -----------------------------------------------------------------
+    # ---- commands, §10 -----------------------------------------------------------------
     "send_raw_data": Flaw(
-        "§11 #16", "path byte is a byte count (as the firmware reads it), not the encoded path_len",
+        "§10 #16", "path byte is a byte count (as the firmware reads it), not the encoded path_len",
         match=lambda c: _only_diff_at(c.py, c.ours, {1})),
     "send_channel_data": Flaw(
-        "§11 #4", "refuses payloads > 163 bytes (the 172-byte-frame limit); firmware 1.16+ accepts up to 165 (167)",
+        "§10 #4", "refuses payloads > 163 bytes (the 172-byte-frame limit); firmware 1.16+ accepts up to 165 (167)",
         match=lambda c: _is_exc(c, ValueError) and isinstance(c.ours, bytes) and c.ours[:1] == b"\x3e"),
-    # ---- commands, found while writing this script (not yet in protocol.md §11) ------
+    # ---- commands, found while writing this script (not yet in Docs/protocol.md §10) ------
     "set_tuning": Flaw(
         "undocumented", "appends two extra 0x00 bytes after airtime_factor (11-byte frame; firmware ignores them)",
         match=lambda c: isinstance(c.ours, bytes) and c.py == c.ours + b"\x00\x00"),
@@ -742,7 +743,7 @@ async def check_command(entry: dict) -> Result:
 
 
 # --------------------------------------------------------------------------------------
-# Self-test corpus: every hex below is built by hand from protocol.md §3-§5 layouts
+# Self-test corpus: every hex below is built by hand from Docs/protocol.md §3-§5 layouts
 # (struct.pack), independent of meshcore_py.
 # --------------------------------------------------------------------------------------
 
@@ -967,10 +968,10 @@ def build_selftest() -> dict:
     cm("reboot", "reboot", b"\x13reboot")
     cm("get_batt_and_storage", "get_bat", b"\x14")
     cm("set_tuning_params", "set_tuning", b"\x15" + P("<II", 500, 1000), [500, 1000])     # KNOWN (extra 2 bytes)
-    cm("set_tx_power", "set_tx_power", b"\x0c\x16", [22])                                # KNOWN §10.1
-    cm("set_tx_power.negative", "set_tx_power", b"\x0c\xf7", [-9])                       # KNOWN §10.1
-    cm("has_connection", "has_connection", b"\x1c" + pk)                                 # KNOWN §10.1
-    cm("factory_reset", "confirm_factory_reset", b"\x33reset")                           # KNOWN §10.1
+    cm("set_tx_power", "set_tx_power", b"\x0c\x16", [22])                                # KNOWN meshcore_py gap
+    cm("set_tx_power.negative", "set_tx_power", b"\x0c\xf7", [-9])                       # KNOWN meshcore_py gap
+    cm("has_connection", "has_connection", b"\x1c" + pk)                                 # KNOWN meshcore_py gap
+    cm("factory_reset", "confirm_factory_reset", b"\x33reset")                           # KNOWN meshcore_py gap
     cm("set_advert_name.long", "set_name", b"\x08" + b"N" * 31, ["N" * 40])                    # KNOWN
     cm("set_channel.long_name", "set_channel", b"\x20\x02" + b"C" * 31 + b"\0" + public,
        [2, "C" * 40, {"$bytes": public.hex()}])                                        # KNOWN
@@ -1001,7 +1002,7 @@ def build_selftest() -> dict:
     cm("send_channel_data.flood", "send_channel_data", b"\x3e\x02\xff" + P("<H", 0xFFFF) + b"\x01\x02\x03\x04",
        [2, 0xFFFF, {"$bytes": "01020304"}])
     cm("send_channel_data.165_bytes", "send_channel_data", b"\x3e\x02\xff" + P("<H", 0x0100) + bytes(165),
-       [2, 0x0100, {"$bytes": bytes(165).hex()}])                                      # KNOWN §11 #4
+       [2, 0x0100, {"$bytes": bytes(165).hex()}])                                      # KNOWN §10 #4
     cm("send_raw_data", "send_raw_data", b"\x19\x00\x01\x02\x03\x04", [{"$bytes": "01020304"}])
     contact_dict = {"public_key": pk2.hex(), "type": 2, "flags": 3, "out_path_len": 2, "out_path_hash_mode": 1,
                     "out_path": "aa00bbcc", "adv_name": "Rpt", "last_advert": 1700000100,
@@ -1014,7 +1015,7 @@ def build_selftest() -> dict:
        + [b"\x0d" + pk]
        + [b"\x02\x00\x02" + P("<I", 1700000000) + pk[:6] + b"r"],
        [pkh, "r"], {"timestamp": 1700000000})
-    # remaining command methods, one each (bytes from protocol.md §3)
+    # remaining command methods, one each (bytes from Docs/protocol.md §3)
     cm("sync_next_message", "get_msg", b"\x0a")
     cm("get_device_time", "get_time", b"\x05")
     cm("send_self_advert.zero_hop", "send_advert", b"\x07")

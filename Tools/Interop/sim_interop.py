@@ -46,7 +46,7 @@ from meshcore.tcp_cx import TCPConnection
 
 TESTED_VERSION = "2.3.17"
 COMMAND_TIMEOUT = 3.0          # MeshCore(default_timeout=...): one command's answer
-PUBLIC_SECRET = "8b3387e9c5cdea6ac9e5edbaa115cd72"   # channel 0 "Public" (protocol.md §7.6)
+PUBLIC_SECRET = "8b3387e9c5cdea6ac9e5edbaa115cd72"   # channel 0 "Public" (Docs/protocol.md §7.6)
 ILLEGAL_ARG = 6
 FIRMWARE_VERSION = "v1.17.1"
 FIRMWARE_VER_CODE = 13
@@ -436,7 +436,7 @@ class Session:
 
     async def dm_flood_path(self) -> None:
         """RESET_PATH, then send_msg_with_retry: the DM goes flood and is acknowledged, the
-        path-return pushes PATH_UPDATED and the contact has a path again (protocol.md §14)."""
+        path-return pushes PATH_UPDATED and the contact has a path again (Docs/protocol.md §11)."""
         candidates = [c for c in self.dm_targets() if isinstance(c, dict)]
         need(candidates, "no contact record for any DM sender (contacts not loaded)")
         target = candidates[1] if len(candidates) > 1 else candidates[0]
@@ -602,7 +602,7 @@ class Session:
 
     async def set_tx_power(self) -> None:
         """meshcore_py sends the power as 4 bytes (0c + u32 LE); the firmware reads byte 1 as an
-        i8 and ignores the rest (protocol.md §10.1), so positive powers work."""
+        i8 and ignores the rest (a known gap of meshcore_py), so positive powers work."""
         power = 10
         ev = await self.cmd.set_tx_power(power)
         need(ev.type == EventType.OK, f"set_tx_power({power}) (frame 0c{power.to_bytes(4, 'little').hex()}): expected OK, got {show(ev)}")

@@ -1,7 +1,7 @@
 import MeshCodec
 import MeshStore
 
-/// The radio's channel slots (protocol.md §7.6): list, set, join `#hashtag`, passphrase
+/// The radio's channel slots (Docs/protocol.md §7.6): list, set, join `#hashtag`, passphrase
 /// and shared-secret channels, remove. Every write is read back before it is stored.
 public actor ChannelsService {
     public let context: RadioContext
@@ -68,7 +68,7 @@ public actor ChannelsService {
     }
 
     /// The `meshcore://channel/add` link of a slot.
-    public func link(_ index: UInt8) throws -> ChannelURI {
+    public func uri(_ index: UInt8) throws -> ChannelURI {
         guard let slot = try list().first(where: { $0.index == index && !$0.info.isEmpty }) else { throw ChannelsError.notFound(String(index)) }
         return ChannelURI(name: slot.name, secret: slot.info.secret)
     }

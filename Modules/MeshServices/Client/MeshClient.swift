@@ -25,7 +25,7 @@ public actor MeshClient {
         self.now = now
     }
 
-    /// Connects and initializes (protocol.md §7.1), storing the radio, its contacts since the
+    /// Connects and initializes (Docs/protocol.md §7.1), storing the radio, its contacts since the
     /// stored watermark, its channels and every queued message.
     @discardableResult
     public func connect() async throws -> RadioContext {
@@ -39,7 +39,7 @@ public actor MeshClient {
             received: { [weak self] answer in try await self?.keep(answer) },
             initialized: { [weak self] snapshot in try await self?.initialized(snapshot) })
         _ = try await session.connect(setup)
-        guard let context else { throw SessionError.linkClosed(command: "CMD_APP_START", link: session.url.text, reason: "closed during initialization") }
+        guard let context else { throw SessionError.linkClosed(command: "CMD_APP_START", url: session.url.text, reason: "closed during initialization") }
         return context
     }
 

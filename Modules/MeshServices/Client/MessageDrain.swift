@@ -2,7 +2,7 @@ import Foundation
 import MeshCodec
 import MeshStore
 
-/// Keeps each message SYNC_NEXT_MESSAGE hands over (protocol.md §7.3) before the next is
+/// Keeps each message SYNC_NEXT_MESSAGE hands over (Docs/protocol.md §7.3) before the next is
 /// asked for: DMs matched to contacts by their 6-byte prefix (unknown senders kept with the
 /// prefix), channel messages with sender and text split, room server posts in their room's
 /// history (de-duplicated there). Each new message reaches front ends as an event.

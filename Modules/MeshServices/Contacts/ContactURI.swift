@@ -14,8 +14,8 @@ public struct ContactURI: Hashable, Sendable {
         self.type = type
     }
 
-    public init(parsing text: String) throws(LinkError) {
-        let query = try MeshcoreLink.query(text, path: "contact/add")
+    public init(parsing text: String) throws(MeshcoreURIError) {
+        let query = try MeshcoreURI.query(text, path: "contact/add")
         guard let name = query["name"], !name.isEmpty else { throw .missing(text, "name") }
         guard let hex = query["public_key"] else { throw .missing(text, "public_key") }
         guard let key = PublicKey(hex: hex) else { throw .invalid(text, "public_key", "64 hex digits") }
@@ -24,7 +24,7 @@ public struct ContactURI: Hashable, Sendable {
     }
 
     public var text: String {
-        MeshcoreLink.make("contact/add", [("name", name), ("public_key", publicKey.hex), ("type", String(type.rawValue))])
+        MeshcoreURI.make("contact/add", [("name", name), ("public_key", publicKey.hex), ("type", String(type.rawValue))])
     }
 }
 
@@ -38,36 +38,36 @@ public struct ChannelURI: Hashable, Sendable {
         self.secret = secret
     }
 
-    public init(parsing text: String) throws(LinkError) {
-        let query = try MeshcoreLink.query(text, path: "channel/add")
+    public init(parsing text: String) throws(MeshcoreURIError) {
+        let query = try MeshcoreURI.query(text, path: "channel/add")
         guard let name = query["name"], !name.isEmpty else { throw .missing(text, "name") }
         guard let hex = query["secret"] else { throw .missing(text, "secret") }
         guard let secret = ChannelSecret(hex: hex) else { throw .invalid(text, "secret", "32 hex digits") }
         self.init(name: name, secret: secret)
     }
 
-    public var text: String { MeshcoreLink.make("channel/add", [("name", name), ("secret", secret.hex)]) }
+    public var text: String { MeshcoreURI.make("channel/add", [("name", name), ("secret", secret.hex)]) }
 }
 
 /// Why a `meshcore://` link was refused: the link and the part at fault.
-public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
-    case notALink(String, expected: String)
+public enum MeshcoreURIError: Error, Hashable, Sendable, CustomStringConvertible {
+    case notAMeshcoreURI(String, expected: String)
     case missing(String, String)
     case invalid(String, String, String)
 
     public var description: String {
         switch self {
-        case let .notALink(text, expected): "\(text) is not a meshcore://\(expected) link"
+        case let .notAMeshcoreURI(text, expected): "\(text) is not a meshcore://\(expected) link"
         case let .missing(text, field): "\(text) has no \(field)"
         case let .invalid(text, field, expected): "\(text): \(field) must be \(expected)"
         }
     }
 }
 
-enum MeshcoreLink {
-    static func query(_ text: String, path: String) throws(LinkError) -> [String: String] {
+enum MeshcoreURI {
+    static func query(_ text: String, path: String) throws(MeshcoreURIError) -> [String: String] {
         guard let parts = URLComponents(string: text), parts.scheme == "meshcore",
-              (parts.host ?? "") + parts.path == path else { throw .notALink(text, expected: path) }
+              (parts.host ?? "") + parts.path == path else { throw .notAMeshcoreURI(text, expected: path) }
         var out: [String: String] = [:]
         for item in parts.queryItems ?? [] where out[item.name] == nil { out[item.name] = item.value ?? "" }
         return out

@@ -2,7 +2,7 @@ import Foundation
 import MeshCodec
 import MeshStore
 
-/// The radio's contacts (protocol.md §7.2): sync, add/update/remove, paths, favourites,
+/// The radio's contacts (Docs/protocol.md §7.2): sync, add/update/remove, paths, favourites,
 /// sharing and `meshcore://` links. The radio's table is the truth; the store follows it.
 public actor ContactsService {
     public let context: RadioContext
@@ -113,7 +113,7 @@ public actor ContactsService {
     }
 
     /// The `meshcore://contact/add` link of a contact.
-    public func link(_ key: PublicKey) throws -> ContactURI {
+    public func uri(_ key: PublicKey) throws -> ContactURI {
         let contact = try stored(key)
         return ContactURI(name: contact.name, publicKey: key, type: contact.contact.type)
     }

@@ -18,7 +18,7 @@ public enum SessionEvent: Hashable, Sendable {
     case warning(String)
 }
 
-/// The steps of initialization (protocol.md §7.1), in order.
+/// The steps of initialization (Docs/protocol.md §7.1), in order.
 public enum SyncStep: Hashable, Sendable {
     case selfInfo, deviceInfo, clock, contacts(received: Int, total: Int), channels, messages(drained: Int)
 }

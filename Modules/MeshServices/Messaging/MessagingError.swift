@@ -11,7 +11,7 @@ public enum MessagingError: Error, Equatable, Sendable, CustomStringConvertible 
     /// "<our name>: <text>" does not fit a channel message; nothing was saved.
     case channelTextTooLong(channel: UInt8, prefixBytes: Int, textBytes: Int, limit: Int)
     /// The channel slot is free: the radio would encrypt with the all-zero key. Nothing was saved.
-    case emptyChannel(channel: UInt8, link: String)
+    case emptyChannel(channel: UInt8, url: String)
     /// The store refused a step (an unknown contact, a failed write).
     case store(step: String, StoreError)
     /// A command failed (refused, no answer, link lost); `step` says which attempt.

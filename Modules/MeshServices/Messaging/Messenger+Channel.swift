@@ -39,7 +39,7 @@ extension Messenger {
         } catch {
             throw .command("reading channel slot \(index) before sending to it", error)
         }
-        guard !info.secret.isEmpty else { throw .emptyChannel(channel: index, link: link) }
+        guard !info.secret.isEmpty else { throw .emptyChannel(channel: index, url: radioURL) }
         return info.secret
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import MeshCodec
 import MeshStore
 
-/// Sends direct and channel messages (protocol.md §7.4, §7.6) and follows them to the end:
+/// Sends direct and channel messages (Docs/protocol.md §7.4, §7.6) and follows them to the end:
 /// each is saved `pending` before its frame goes out, moved to `sent` by the radio's answer,
 /// then `delivered` by the first ACK of any of its attempts or `failed` with the reason once
 /// every attempt went unanswered. Echoes of our packets heard on air (LOG_RX_DATA) count as
@@ -31,7 +31,7 @@ public actor Messenger {
     }
 
     var session: RadioSession { context.session }
-    var link: String { context.link }
+    var radioURL: String { context.radioURL }
 
     /// A sender timestamp for a new message: this machine's clock, but never the same value
     /// twice (the same text in the same second would otherwise share its ACK code).

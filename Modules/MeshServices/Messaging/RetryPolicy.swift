@@ -1,4 +1,4 @@
-/// How a DM is retried (protocol.md §7.4 note 5, after meshcore_py's `send_msg_with_retry`):
+/// How a DM is retried (Docs/protocol.md §7.4 note 5, after meshcore_py's `send_msg_with_retry`):
 /// attempts up to `directAttempts` go as the radio routes them (direct when it knows a
 /// path), later ones flood after one RESET_PATH; each waits the radio's suggested timeout ×
 /// `timeoutFactor` for its ACK, with a pause of `backoff` × attempt number before the next.
@@ -31,7 +31,7 @@ public struct RetryPolicy: Hashable, Sendable {
     public static let standard = RetryPolicy()
 
     /// The largest DM text, in UTF-8 bytes: attempts past the fourth carry their number after
-    /// the text (attempt field > 3), which leaves 158 bytes (protocol.md §3).
+    /// the text (attempt field > 3), which leaves 158 bytes (Docs/protocol.md §3).
     public var maxTextBytes: Int { maxAttempts > 4 ? 158 : 160 }
 
     /// Whether attempt `number` (from 1) floods after a RESET_PATH.

@@ -1,6 +1,6 @@
 import MeshCodec
 
-/// The firmware's text limits (MAX_TEXT_LEN, protocol.md §3 and §7.6), checked before
+/// The firmware's text limits (MAX_TEXT_LEN, Docs/protocol.md §3 and §7.6), checked before
 /// anything is saved or sent.
 enum TextLimits {
     /// A DM's text: not empty, at most `limit` UTF-8 bytes.

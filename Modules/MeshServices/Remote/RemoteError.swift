@@ -9,7 +9,7 @@ public enum RemoteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No reply within `seconds` (most servers stay silent on a wrong password, too).
     case noAnswer(request: String, node: String, seconds: Double, flood: Bool)
     /// The radio has no contact with this key.
-    case unknownContact(PublicKey, link: String)
+    case unknownContact(PublicKey, url: String)
     /// The reply came but cannot be read.
     case undecodableReply(request: String, node: String, reason: String)
     /// The link went down while the reply was awaited.

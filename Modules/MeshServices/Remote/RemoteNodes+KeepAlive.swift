@@ -1,7 +1,7 @@
 import MeshCodec
 
 extension RemoteNodes {
-    /// Binary request type 0x02 (protocol.md §7.5): tells a server the client is still there.
+    /// Binary request type 0x02 (Docs/protocol.md §7.5): tells a server the client is still there.
     static let keepAliveRequest: [UInt8] = [0x02]
 
     /// Starts (or restarts) the keep-alive of a logged-in node: every `keepAliveInterval`, a

@@ -2,7 +2,7 @@ import Foundation
 import MeshCodec
 import MeshStore
 
-/// Repeaters, room servers and sensors reached through the radio (protocol.md §7.5): login
+/// Repeaters, room servers and sensors reached through the radio (Docs/protocol.md §7.5): login
 /// and logout, status, telemetry, binary requests and path discovery, keep-alives for
 /// logged-in nodes, and the posts room servers push.
 ///
@@ -78,7 +78,7 @@ public actor RemoteNodes {
         stopKeepAlive(node)
         try await context.session.expectOK(.logout(node))
         do {
-            try await context.store.writer.setSessionConnected(context.radio, node: node, false)
+            try await context.store.writer.setLoginConnected(context.radio, node: node, false)
         } catch .notFound {
             // Never logged in from this store: nothing to mark.
         }
@@ -129,7 +129,7 @@ public actor RemoteNodes {
 
     // MARK: Binary requests and path discovery
 
-    /// SEND_BINARY_REQ (request type first, protocol.md §7.5), then BINARY_RESPONSE with the
+    /// SEND_BINARY_REQ (request type first, Docs/protocol.md §7.5), then BINARY_RESPONSE with the
     /// same tag as SENT: the reply bytes.
     public func binaryRequest(_ node: PublicKey, _ data: [UInt8]) async throws -> [UInt8] {
         let contact = try await contact(node)
@@ -153,14 +153,14 @@ public actor RemoteNodes {
     /// time limit grows with the route (see `RemoteTimeouts`).
     func request<T: Sendable>(_ command: Command, named name: String, to contact: Contact,
                               match: @escaping @Sendable (Sent, Push) -> T?) async throws -> T {
-        let session = context.session, timeouts = timeouts, label = Self.label(contact), link = context.link
+        let session = context.session, timeouts = timeouts, label = Self.label(contact), radioURL = context.radioURL
         return try await gate.run {
             let events = session.subscribe()
             let sent: Sent
             do {
                 sent = try await session.expect(command) { if case let .sent(s) = $0 { s } else { nil } }
             } catch SessionError.refused(_, _, .notFound) {
-                throw RemoteError.unknownContact(contact.publicKey, link: link)
+                throw RemoteError.unknownContact(contact.publicKey, url: radioURL)
             }
             let limit = timeouts.limit(flood: sent.flood, hops: contact.outPath.length.hopCount, suggestedMs: sent.suggestedTimeoutMs)
             switch await PushWaiter.first(in: events, within: limit, { match(sent, $0) }) {
@@ -176,7 +176,7 @@ public actor RemoteNodes {
         do {
             return try await context.session.expect(.getContactByKey(node)) { if case let .contact(c) = $0 { c } else { nil } }
         } catch SessionError.refused(_, _, .notFound) {
-            throw RemoteError.unknownContact(node, link: context.link)
+            throw RemoteError.unknownContact(node, url: context.radioURL)
         }
     }
 

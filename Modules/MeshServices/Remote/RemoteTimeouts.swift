@@ -1,4 +1,4 @@
-/// How long a remote request waits for its reply (protocol.md §7.5, §7.8).
+/// How long a remote request waits for its reply (Docs/protocol.md §7.5, §7.8).
 public struct RemoteTimeouts: Hashable, Sendable {
     /// The fixed part: the node's own processing and the first link.
     public var base: Duration

@@ -2,7 +2,7 @@ import Foundation
 import MeshCodec
 import MeshStore
 
-/// The radio's settings (protocol.md §3): every setter reads the current value, writes, reads
+/// The radio's settings (Docs/protocol.md §3): every setter reads the current value, writes, reads
 /// the value back and compares, so a radio that clamps, rounds or truncates is caught with
 /// `SettingsError.mismatch` instead of being believed. Settings are saved to the store's radio
 /// row after each change.

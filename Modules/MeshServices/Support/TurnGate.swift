@@ -1,6 +1,6 @@
 /// First come, first served: one holder at a time, the rest waiting in order. A session
 /// holds it for each command and its answer; remote requests hold it for the request and the
-/// wait for its reply, because the radio tracks one at a time (protocol.md §7.5).
+/// wait for its reply, because the radio tracks one at a time (Docs/protocol.md §7.5).
 actor TurnGate {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []

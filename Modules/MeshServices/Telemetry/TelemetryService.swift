@@ -25,7 +25,7 @@ public actor TelemetryService {
         do {
             return try CayenneLPP.decode(lpp)
         } catch {
-            throw SessionError.unexpected(command: "CMD_SEND_TELEMETRY_REQ", link: context.link, got: "undecodable telemetry: \(error)")
+            throw SessionError.unexpected(command: "CMD_SEND_TELEMETRY_REQ", url: context.radioURL, got: "undecodable telemetry: \(error)")
         }
     }
 
@@ -44,7 +44,7 @@ public actor TelemetryService {
         guard case let .core(core) = try await stats(.core), case let .radio(radio) = try await stats(.radio),
               case let .packets(packets) = try await stats(.packets) else {
             // `stats(_:)` only returns the type asked for.
-            throw SessionError.unexpected(command: "CMD_GET_STATS", link: context.link, got: "another stats type")
+            throw SessionError.unexpected(command: "CMD_GET_STATS", url: context.radioURL, got: "another stats type")
         }
         return LocalStats(core: core, radio: radio, packets: packets, battery: try await batteryAndStorage())
     }

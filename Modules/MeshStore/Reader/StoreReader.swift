@@ -135,14 +135,14 @@ public struct StoreReader: Sendable {
 
     // MARK: Remote nodes
 
-    public func remoteSessions(_ radio: RadioID) throws(StoreError) -> [RemoteSession] {
-        try database.readOne("remote sessions of radio \(radio)") { db in try SessionQueries.sessions(db, radio: radio) }
+    public func savedLogins(_ radio: RadioID) throws(StoreError) -> [SavedLogin] {
+        try database.readOne("remote sessions of radio \(radio)") { db in try LoginQueries.sessions(db, radio: radio) }
     }
 
     /// Room posts, newest first, strictly before `before`.
     public func roomMessages(_ radio: RadioID, room: PublicKey, before: TimelineCursor? = nil, limit: Int = 50) throws(StoreError) -> [RoomMessage] {
         try database.read("posts of room \(room.prefix(6).hex)") { db in
-            try SessionQueries.roomMessages(db, radio: radio, room: room, before: before, limit: limit)
+            try LoginQueries.roomMessages(db, radio: radio, room: room, before: before, limit: limit)
         }
     }
 }

@@ -166,18 +166,18 @@ public actor StoreWriter {
     // MARK: Remote nodes
 
     @discardableResult
-    public func saveLogin(_ radio: RadioID, node: PublicKey, role: NodeType, permission: UInt8, at time: Date) throws(StoreError) -> RemoteSession {
+    public func saveLogin(_ radio: RadioID, node: PublicKey, role: NodeType, permission: UInt8, at time: Date) throws(StoreError) -> SavedLogin {
         let now = now
         return try database.write("login to \(node.prefix(6).hex)") { db in
-            try SessionWrites.login(db, radio: radio, node: node, role: role, permission: permission, at: time, now: now)
+            try LoginWrites.login(db, radio: radio, node: node, role: role, permission: permission, at: time, now: now)
         }
     }
 
     /// Marks one session (or, with `node` nil, every session of the radio) connected or not.
-    public func setSessionConnected(_ radio: RadioID, node: PublicKey?, _ connected: Bool) throws(StoreError) {
+    public func setLoginConnected(_ radio: RadioID, node: PublicKey?, _ connected: Bool) throws(StoreError) {
         let now = now
         try database.write("session state of \(node.map { $0.prefix(6).hex } ?? "all nodes")") { db in
-            try SessionWrites.setConnected(db, radio: radio, node: node, connected: connected, now: now)
+            try LoginWrites.setConnected(db, radio: radio, node: node, connected: connected, now: now)
         }
     }
 
@@ -185,7 +185,7 @@ public actor StoreWriter {
     public func saveRoomMessages(_ radio: RadioID, room: PublicKey, _ messages: [ContactMessage], receivedAt: Date) throws(StoreError) -> [SavedMessage] {
         let (limits, now) = (limits, now)
         return try database.write("\(messages.count) room post(s) from \(room.prefix(6).hex)") { db in
-            try SessionWrites.saveRoomMessages(db, radio: radio, room: room, messages: messages, receivedAt: receivedAt, limits: limits, now: now)
+            try LoginWrites.saveRoomMessages(db, radio: radio, room: room, messages: messages, receivedAt: receivedAt, limits: limits, now: now)
         }
     }
 

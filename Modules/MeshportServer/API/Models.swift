@@ -95,7 +95,7 @@ struct ChannelJSON: Encodable, Sendable {
     }
 }
 
-struct RemoteSessionJSON: Encodable, Sendable {
+struct SavedLoginJSON: Encodable, Sendable {
     var key: String
     var name: String?
     var role: String
@@ -104,7 +104,7 @@ struct RemoteSessionJSON: Encodable, Sendable {
     var connected: Bool
     var lastLoginAt: String?
 
-    init(_ s: RemoteSession, name: String?) {
+    init(_ s: SavedLogin, name: String?) {
         key = s.node.hex
         self.name = name
         role = s.role.description

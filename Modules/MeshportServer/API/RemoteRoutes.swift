@@ -16,11 +16,11 @@ extension Served {
     func addRemoteRoutes(_ r: RouterGroup<APIRequestContext>) {
         r.get("/remote") { _, context in
             let radio = try await self.radio(context).known()
-            let sessions = try await api { try self.store.reader.remoteSessions(radio.radio) }
-            var out: [RemoteSessionJSON] = []
+            let sessions = try await api { try self.store.reader.savedLogins(radio.radio) }
+            var out: [SavedLoginJSON] = []
             for s in sessions {
                 let name = try await api { try self.store.reader.contact(radio.radio, key: s.node)?.name }
-                out.append(RemoteSessionJSON(s, name: name))
+                out.append(SavedLoginJSON(s, name: name))
             }
             return try self.json(out)
         }

@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// The companion protocol re-exported over TCP (protocol.md §1.3 framing: `<` + u16 LE length
+/// The companion protocol re-exported over TCP (Docs/protocol.md §1.3 framing: `<` + u16 LE length
 /// + frame in, `>` out), so clients made for a WiFi radio (meshcore-cli, meshcore_py, phone
 /// apps) share a radio Meshport serves. Unlike the radio's own TCP interface, any number of
 /// clients may be connected: each one's commands wait their turn with Meshport's, each answer

@@ -265,7 +265,7 @@ async def bench_framing(frames: List[bytes], min_total: float, transport: str, c
 # ----------------------------------------------------------------------------- sample corpus
 
 def sample_corpus() -> List[bytes]:
-    """Hand-built frames following protocol.md §4/§5 layouts (no meshcore code involved)."""
+    """Hand-built frames following Docs/protocol.md §4/§5 layouts (no meshcore code involved)."""
     P = struct.pack
     out = []
     me = bytes(range(0x40, 0x60))

@@ -186,7 +186,7 @@ func commandCases(_ fx: Fixtures) throws -> [CommandCase] {
         CommandCase("set_autoadd_config", "set_autoadd_config", args: [0x0E], .setAutoAddConfig(AutoAddConfig(bitmask: 0x0E))),
         CommandCase("set_path_hash_mode", "set_path_hash_mode", args: [1], .setPathHashMode(1)),
         CommandCase("send_channel_data.flood", "send_channel_data", args: channelData(flood).args, .sendChannelData(flood)),
-        CommandCase("send_channel_data.165_bytes", "send_channel_data", args: channelData(big).args, .sendChannelData(big)),  // KNOWN §11 #4
+        CommandCase("send_channel_data.165_bytes", "send_channel_data", args: channelData(big).args, .sendChannelData(big)),  // KNOWN §10 #4
         CommandCase("send_raw_data", "send_raw_data", args: [bytesArg([1, 2, 3, 4])], .sendRawData(path: [], payload: [1, 2, 3, 4])),
         CommandCase("add_update_contact", "add_contact", args: [Vocabulary.contact(added)],
                     .addUpdateContact(AddUpdateContact(contact: added, layout: .full))),                   // KNOWN: py omits lastmod

@@ -52,7 +52,7 @@ enum LPP {
     }
 }
 
-/// Binary-request replies the codec carries as raw bytes (protocol.md §7.5).
+/// Binary-request replies the codec carries as raw bytes (Docs/protocol.md §7.5).
 enum RemoteData {
     /// 7-byte entries: key prefix6 + permission byte; meshcore_py skips all-zero keys.
     static func acl(_ data: [UInt8]) throws -> [JSON] {

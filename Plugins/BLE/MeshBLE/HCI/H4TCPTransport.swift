@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// H4 over TCP: an emulated controller (Bumble, QEMU, Zephyr's native_sim) listening on a port.
-final class H4TCPTransport: FDTransport, @unchecked Sendable {
+final class H4TCPTransport: FDHCITransport, @unchecked Sendable {
     static func connect(host: String, port: UInt16, spec: String) throws(HCITransportError) -> H4TCPTransport {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

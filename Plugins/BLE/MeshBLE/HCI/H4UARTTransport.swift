@@ -4,7 +4,7 @@ import Glibc
 
 /// H4 over a serial port: a controller running HCI firmware on a UART (Zephyr hci_uart,
 /// nRF52 dongles). Raw 8N1 with RTS/CTS flow control, which H4 requires.
-final class H4UARTTransport: FDTransport, @unchecked Sendable {
+final class H4UARTTransport: FDHCITransport, @unchecked Sendable {
     static func open(path: String, baud: Int, spec: String) throws(HCITransportError) -> H4UARTTransport {
         let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {

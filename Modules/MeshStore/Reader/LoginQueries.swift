@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import MeshCodec
 
-enum SessionQueries {
-    static func sessions(_ db: Database, radio: RadioID) throws -> [RemoteSession] {
-        try RemoteSessionRecord.fetchAll(cached: db, sql: """
+enum LoginQueries {
+    static func sessions(_ db: Database, radio: RadioID) throws -> [SavedLogin] {
+        try SavedLoginRecord.fetchAll(cached: db, sql: """
             SELECT s.*, c.publicKey AS nodeKey FROM remote_sessions s JOIN contacts c ON c.id = s.contactId
             WHERE s.radioId = ? ORDER BY c.name, s.id
             """, arguments: [radio.rawValue]).compactMap { r in r.nodeKey.map { r.value(node: $0) } }

@@ -1,5 +1,5 @@
 /// A MeshCore companion radio over BLE: the Nordic UART Service, one companion frame per
-/// write to RX and per notification from TX (protocol.md 1.4). Opening connects, secures the
+/// write to RX and per notification from TX (Docs/protocol.md 1.4). Opening connects, secures the
 /// link (bond or passkey pairing), exchanges the MTU (frames reach 176 bytes), discovers the
 /// service and subscribes to TX.
 public actor CompanionLink {

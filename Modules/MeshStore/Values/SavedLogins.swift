@@ -2,7 +2,7 @@ import Foundation
 import MeshCodec
 
 /// A login to a repeater, room server or sensor.
-public struct RemoteSession: Hashable, Sendable {
+public struct SavedLogin: Hashable, Sendable {
     public var radio: RadioID
     public var node: PublicKey
     public var role: NodeType

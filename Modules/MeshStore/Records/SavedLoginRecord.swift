@@ -3,7 +3,7 @@ import GRDB
 import MeshCodec
 
 /// Row of `remote_sessions`: our login state with a repeater, room server or sensor.
-struct RemoteSessionRecord: FetchableRecord, MutablePersistableRecord, Sendable {
+struct SavedLoginRecord: FetchableRecord, MutablePersistableRecord, Sendable {
     static let databaseTableName = "remote_sessions"
 
     var id: Int64?
@@ -59,8 +59,8 @@ struct RemoteSessionRecord: FetchableRecord, MutablePersistableRecord, Sendable 
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
-    func value(node: PublicKey) -> RemoteSession {
-        RemoteSession(radio: RadioID(rawValue: radioId), node: node, role: NodeType(rawValue: role), permission: permission,
+    func value(node: PublicKey) -> SavedLogin {
+        SavedLogin(radio: RadioID(rawValue: radioId), node: node, role: NodeType(rawValue: role), permission: permission,
                       isConnected: isConnected, lastLoginAt: lastLoginAt, createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -3,8 +3,8 @@ import GRDB
 import MeshCodec
 
 /// Remote node sessions (logins) and the room posts they bring.
-enum SessionWrites {
-    static func login(_ db: Database, radio: RadioID, node: PublicKey, role: NodeType, permission: UInt8, at: Date, now: Date) throws -> RemoteSession {
+enum LoginWrites {
+    static func login(_ db: Database, radio: RadioID, node: PublicKey, role: NodeType, permission: UInt8, at: Date, now: Date) throws -> SavedLogin {
         var record = try session(db, radio: radio, node: node, role: role, now: now)
         record.role = role.rawValue
         record.permission = permission
@@ -51,16 +51,16 @@ enum SessionWrites {
     }
 
     /// The session with `node`, created when `role` is given; the node must be a contact.
-    private static func session(_ db: Database, radio: RadioID, node: PublicKey, role: NodeType?, now: Date) throws -> RemoteSessionRecord {
+    private static func session(_ db: Database, radio: RadioID, node: PublicKey, role: NodeType?, now: Date) throws -> SavedLoginRecord {
         guard let contactId = try ContactIndex.ids(db, radioId: radio.rawValue, keys: [node])[node] else {
             throw StoreError.notFound(what: "contact \(node.prefix(6).hex) of radio \(radio) (remote node)")
         }
-        if let existing = try RemoteSessionRecord.fetchOne(cached: db, sql: "SELECT * FROM remote_sessions WHERE radioId = ? AND contactId = ?",
+        if let existing = try SavedLoginRecord.fetchOne(cached: db, sql: "SELECT * FROM remote_sessions WHERE radioId = ? AND contactId = ?",
                                                            arguments: [radio.rawValue, contactId]) {
             return existing
         }
         guard let role else { throw StoreError.notFound(what: "session with \(node.prefix(6).hex) of radio \(radio)") }
-        var record = RemoteSessionRecord(radioId: radio.rawValue, contactId: contactId, role: role, now: now)
+        var record = SavedLoginRecord(radioId: radio.rawValue, contactId: contactId, role: role, now: now)
         try record.insert(db)
         return record
     }

@@ -5,7 +5,7 @@ import Glibc
 
 /// The BlueZ HCI user channel: the kernel hands a whole adapter to this process, which then
 /// is its only host. One packet per read and write, each with its H4 indicator.
-final class HCIUserChannel: FDTransport, @unchecked Sendable {
+final class HCIUserChannel: FDHCITransport, @unchecked Sendable {
     static func open(adapter: UInt16, spec: String) throws(HCITransportError) -> HCIUserChannel {
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), BTPROTO_HCI)
         guard fd >= 0 else {

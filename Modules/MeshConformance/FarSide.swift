@@ -3,7 +3,7 @@ import MeshConformanceCommands
 import MeshTransport
 
 /// One open link the checks share, and what the far side turned out to support.
-actor Session {
+actor FarSide {
     let suite: ConformanceSuite
     private var client: LinkClient?
     private var transport: (any Transport)?

@@ -5,7 +5,7 @@ import Glibc
 
 /// An HCI transport over a non-blocking file descriptor: a reader thread polls it and a wake
 /// pipe and frames H4; `close` wakes the thread and waits for it, so nothing is delivered after.
-class FDTransport: HCITransport, @unchecked Sendable {
+class FDHCITransport: HCITransport, @unchecked Sendable {
     let spec: String
     private let fd: Int32
     private var wake: (read: Int32, write: Int32) = (-1, -1)
