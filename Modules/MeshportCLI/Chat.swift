@@ -38,7 +38,7 @@ struct Chat: AsyncParsableCommand {
 
 /// One chat: the current target, what is printed, what typed lines do.
 actor ChatLoop {
-    let radio: Connected
+    let radio: ConnectedClient
     let line: EventLine
     let history: Int
     let json: Bool
@@ -52,7 +52,7 @@ actor ChatLoop {
     /// Messages the history showed, not shown again when their event follows.
     private var shown: Set<Int64> = []
 
-    init(radio: Connected, messenger: Messenger, history: Int, json: Bool) {
+    init(radio: ConnectedClient, messenger: Messenger, history: Int, json: Bool) {
         events = radio.client.events.subscribe()
         self.radio = radio
         self.line = EventLine.reading(radio)

@@ -1,7 +1,7 @@
 import MeshServices
 
 /// The MeshServices services of a connected radio, made when a command needs one.
-extension Connected {
+extension ConnectedClient {
     var contacts: ContactsService { ContactsService(context: context) }
     var channels: ChannelsService { ChannelsService(context: context) }
     var settings: SettingsService { SettingsService(context: context) }

@@ -72,7 +72,7 @@ struct EventLine: Sendable {
     }
 
     /// Names from the store, read when asked (contacts change while listening).
-    static func reading(_ radio: Connected) -> EventLine {
+    static func reading(_ radio: ConnectedClient) -> EventLine {
         let (store, id) = (radio.store, radio.context.radio)
         return EventLine(
             name: { key in

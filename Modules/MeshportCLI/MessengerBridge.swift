@@ -27,7 +27,7 @@ struct SendOutcome: Sendable {
 enum MessengerBridge {
     /// Sends `text` to a contact; with `wait`, until the ACK comes or every retry failed
     /// (`progress` hears each attempt). No ACK after every attempt is `.notDelivered` (exit 4).
-    static func sendDirect(_ text: String, to contact: StoredContact, messenger: Messenger, radio: Connected, wait: Bool,
+    static func sendDirect(_ text: String, to contact: StoredContact, messenger: Messenger, radio: ConnectedClient, wait: Bool,
                            progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> SendOutcome {
         // Each attempt moves the stored message to `sent` again: say which one is under way.
         let events = radio.client.events.subscribe()

@@ -4,9 +4,9 @@ import MeshStore
 import MeshTransport
 
 /// One radio connected for the length of a command: synced into the store, closed after.
-struct Connected: Sendable {
+struct ConnectedClient: Sendable {
     let client: MeshClient
-    let context: RadioContext
+    let context: ServiceContext
     let store: MeshStore
     /// Every client event since before the connection was made (sync's drained messages
     /// included): for `listen`. Others subscribe to `client.events` when they need to.
@@ -20,7 +20,7 @@ enum RadioConnection {
     /// runs `body`, then disconnects and closes the store whatever `body` did.
     /// `keepAlive`: reconnect when the link is lost (chat, listen), else fail.
     static func with<T: Sendable>(_ options: RadioOptions, keepAlive: Bool = false, showProgress: Bool = true,
-                                  _ body: (Connected) async throws -> T) async throws -> T {
+                                  _ body: (ConnectedClient) async throws -> T) async throws -> T {
         let target = try RadioTarget.resolve(try options.radioURL())
         let store = try StoreFile.open(options.databasePath)
         let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: .milliseconds(Int(options.timeout * 1000)),
@@ -31,7 +31,7 @@ enum RadioConnection {
         let events = client.events.subscribe()
         let watcher = Task { for await event in events { if !display.show(event) { break } } }
 
-        let context: RadioContext
+        let context: ServiceContext
         do {
             context = try await client.connect()
         } catch {
@@ -42,7 +42,7 @@ enum RadioConnection {
         }
         watcher.cancel()
         display.finish(ok: true)
-        let connected = Connected(client: client, context: context, store: store, events: all)
+        let connected = ConnectedClient(client: client, context: context, store: store, events: all)
         let result: T
         do {
             result = try await body(connected)

@@ -44,7 +44,7 @@ public enum MeshportServer {
         let radios = config.radios.enumerated().map { index, target in
             let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard,
                                        transport: target.transport)
-            return RadioHandle(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
+            return ServedRadio(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
                                statsInterval: config.statsInterval, events: publisher)
         }
         let policy = SecurityPolicy(token: token, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, metrics: metrics)
@@ -89,7 +89,7 @@ public enum MeshportServer {
 /// Runs each radio's connection loop; on shutdown closes their links and the store, so every
 /// coalesced write (positions, telemetry, statistics) is on disk before the process exits.
 struct RadiosService: Service {
-    let radios: [RadioHandle]
+    let radios: [ServedRadio]
     let store: MeshStore
     let publisher: EventPublisher
     let logger: Logger

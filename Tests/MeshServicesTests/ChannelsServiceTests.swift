@@ -24,7 +24,7 @@ import Testing
         #expect(try await channels.resolve("test").index == free.index)
     }
 
-    @Test func passphraseChannelsLinksAndRemoval() async throws {
+    @Test func passphraseChannelsURIsAndRemoval() async throws {
         let (_, channels) = try await connected()
         let secret = ChannelSecret.passphrase("correct horse battery staple")
         let slot = try await channels.join(name: "Crew", secret: secret)

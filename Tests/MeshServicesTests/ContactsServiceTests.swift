@@ -79,7 +79,7 @@ import Testing
         await #expect(throws: ContactsError.self) { try await contacts.importCard([0x12, 0x34]) }
     }
 
-    @Test func contactLinksRoundTripAndBadOnesSayWhatIsWrong() async throws {
+    @Test func contactURIsRoundTripAndBadOnesSayWhatIsWrong() async throws {
         let (_, _, contacts) = try await connected()
         let target = try #require(try await contacts.list().first)
         let link = try await contacts.uri(target.publicKey)

@@ -40,7 +40,7 @@ import Testing
         let pump = h.pump()
         defer { pump.cancel() }
         // A first connect that fails is the person's to retry (no reconnect before the first success).
-        var context: RadioContext?
+        var context: ServiceContext?
         for _ in 0..<6 where context == nil {
             do {
                 context = try await client.connect()
@@ -74,7 +74,7 @@ import Testing
     }
 
     /// Two DMs, each ending delivered or failed with a reason, stored once.
-    func send(seed: UInt64, _ context: RadioContext, _ h: ClientHarness) async throws {
+    func send(seed: UInt64, _ context: ServiceContext, _ h: ClientHarness) async throws {
         let friend = try #require(try h.store.reader.contacts(context.radio).first { $0.contact.type == .chat })
         let messenger = Messenger(context: context, policy: RetryPolicy(timeoutScale: 1.0 / 40))
         for i in 0..<2 {

@@ -58,7 +58,7 @@ final class MessagingRig: Sendable {
     let spy: WatchedLink
     let session: RadioSession
     let store: MeshStore
-    let context: RadioContext
+    let context: ServiceContext
     let messenger: Messenger
     private let ticker: Task<Void, Never>
 
@@ -83,7 +83,7 @@ final class MessagingRig: Sendable {
         try await store.writer.register(snapshot.selfInfo)
         try await store.writer.saveContacts(radio, snapshot.contacts)
         try await store.writer.saveChannels(radio, snapshot.channels)
-        context = RadioContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: EventHub())
+        context = ServiceContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: EventHub())
         messenger = Messenger(context: context, policy: policy)
     }
 

@@ -18,7 +18,7 @@ final class ServiceHarness: Sendable {
     let link: WatchedLink
     let session: RadioSession
     let store: MeshStore
-    let context: RadioContext
+    let context: ServiceContext
     let snapshot: RadioSnapshot
     private let pump: Task<Void, Never>?
 
@@ -46,7 +46,7 @@ final class ServiceHarness: Sendable {
         try await store.writer.register(snapshot.selfInfo)
         let id = RadioID(publicKey: snapshot.selfInfo.publicKey)
         try await store.writer.saveContacts(id, snapshot.contacts)
-        let context = RadioContext(session: session, store: store, radio: id, selfInfo: snapshot.selfInfo, events: EventHub())
+        let context = ServiceContext(session: session, store: store, radio: id, selfInfo: snapshot.selfInfo, events: EventHub())
         var pump: Task<Void, Never>?
         if pumping {
             pump = Task.detached {
@@ -62,7 +62,7 @@ final class ServiceHarness: Sendable {
     }
 
     private init(radio: SimRadio, clock: ManualSimClock, link: WatchedLink, session: RadioSession, store: MeshStore,
-                 context: RadioContext, snapshot: RadioSnapshot, pump: Task<Void, Never>?, dir: TempDir) {
+                 context: ServiceContext, snapshot: RadioSnapshot, pump: Task<Void, Never>?, dir: TempDir) {
         self.dir = dir
         self.radio = radio
         self.clock = clock

@@ -4,10 +4,10 @@ import MeshStore
 /// The radio's channel slots (Docs/protocol.md §7.6): list, set, join `#hashtag`, passphrase
 /// and shared-secret channels, remove. Every write is read back before it is stored.
 public actor ChannelsService {
-    public let context: RadioContext
+    public let context: ServiceContext
     private var session: RadioSession { context.session }
 
-    public init(context: RadioContext) { self.context = context }
+    public init(context: ServiceContext) { self.context = context }
 
     /// The slots as stored (empty ones included).
     public func list() throws -> [StoredChannel] { try context.store.reader.channels(context.radio) }

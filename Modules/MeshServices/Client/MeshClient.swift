@@ -11,7 +11,7 @@ public actor MeshClient {
     public nonisolated let store: MeshStore
     public nonisolated let events = EventHub<ClientEvent>()
     /// Set once the radio answered APP_START (and again after each reconnect).
-    public private(set) var context: RadioContext?
+    public private(set) var context: ServiceContext?
     private let now: @Sendable () -> Date
     private var listener: Task<Void, Never>?
     /// MSG_WAITING came while the session was not ready: drain once it is.
@@ -28,7 +28,7 @@ public actor MeshClient {
     /// Connects and initializes (Docs/protocol.md §7.1), storing the radio, its contacts since the
     /// stored watermark, its channels and every queued message.
     @discardableResult
-    public func connect() async throws -> RadioContext {
+    public func connect() async throws -> ServiceContext {
         startListening()
         let now = now
         let setup = SessionSetup(
@@ -56,7 +56,7 @@ public actor MeshClient {
         let radio = try await writer.register(snapshot.selfInfo).id
         try await writer.markConnected(radio, at: now())
         _ = try await writer.saveChannels(radio, snapshot.channels)
-        let context = RadioContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: events)
+        let context = ServiceContext(session: session, store: store, radio: radio, selfInfo: snapshot.selfInfo, events: events)
         self.context = context
         try await keeper(radio).keepSync(snapshot.contacts, since: snapshot.contactsSince, watermark: snapshot.contactsWatermark,
                                          announced: snapshot.contactsAnnounced)

@@ -7,7 +7,7 @@ import MeshStore
 /// prefix), channel messages with sender and text split, room server posts in their room's
 /// history (de-duplicated there). Each new message reaches front ends as an event.
 struct MessageDrain: Sendable {
-    let context: RadioContext
+    let context: ServiceContext
     var now: @Sendable () -> Date = { Date() }
 
     func keep(_ answer: Response) async throws {

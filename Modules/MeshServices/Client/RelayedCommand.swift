@@ -7,10 +7,10 @@ import MeshStore
 /// recorded, contacts and channels it edited are read back, and SELF_INFO is read again after
 /// a setting it carries changed. The radio's table is the truth; the store follows it.
 public struct RelayedCommand: Sendable {
-    let context: RadioContext
+    let context: ServiceContext
     let client: MeshClient
 
-    public init(context: RadioContext, client: MeshClient) {
+    public init(context: ServiceContext, client: MeshClient) {
         self.context = context
         self.client = client
     }
@@ -55,7 +55,7 @@ public struct RelayedCommand: Sendable {
         }
     }
 
-    private static func report(_ context: RadioContext, _ body: @Sendable () async throws -> some Sendable) async {
+    private static func report(_ context: ServiceContext, _ body: @Sendable () async throws -> some Sendable) async {
         do {
             _ = try await body()
         } catch {

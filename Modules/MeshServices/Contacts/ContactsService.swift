@@ -5,13 +5,13 @@ import MeshStore
 /// The radio's contacts (Docs/protocol.md §7.2): sync, add/update/remove, paths, favourites,
 /// sharing and `meshcore://` links. The radio's table is the truth; the store follows it.
 public actor ContactsService {
-    public let context: RadioContext
+    public let context: ServiceContext
     private var session: RadioSession { context.session }
     private var keeper: ContactKeeper {
         ContactKeeper(store: context.store, radio: context.radio, events: context.events, now: { Date() })
     }
 
-    public init(context: RadioContext) { self.context = context }
+    public init(context: ServiceContext) { self.context = context }
 
     /// The contacts the radio has, as stored: favourites first, then by name.
     public func list() throws -> [StoredContact] { try context.store.reader.contacts(context.radio) }

@@ -8,7 +8,7 @@ import MeshStore
 /// every attempt went unanswered. Echoes of our packets heard on air (LOG_RX_DATA) count as
 /// heard repeats. Every change is written to the store and emitted as `.messageStatus`.
 public actor Messenger {
-    public let context: RadioContext
+    public let context: ServiceContext
     public let policy: RetryPolicy
     /// This machine's clock, epoch seconds: the messages' sender timestamps.
     let now: @Sendable () -> UInt32
@@ -23,7 +23,7 @@ public actor Messenger {
     var finishedOrder: [Int64] = []
     static let finishedKept = 100
 
-    public init(context: RadioContext, policy: RetryPolicy = .standard,
+    public init(context: ServiceContext, policy: RetryPolicy = .standard,
                 now: @escaping @Sendable () -> UInt32 = { UInt32(Date().timeIntervalSince1970) }) {
         self.context = context
         self.policy = policy

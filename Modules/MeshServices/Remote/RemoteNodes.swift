@@ -9,7 +9,7 @@ import MeshStore
 /// The radio tracks one remote request at a time, so every request and the wait for its
 /// reply go through one gate: concurrent callers are answered one after the other.
 public actor RemoteNodes {
-    public nonisolated let context: RadioContext
+    public nonisolated let context: ServiceContext
     public nonisolated let timeouts: RemoteTimeouts
     /// Between keep-alives to a logged-in node on a direct route (90 s; tests shorten it).
     public nonisolated let keepAliveInterval: Duration
@@ -18,7 +18,7 @@ public actor RemoteNodes {
     private let now: @Sendable () -> Date
     var keepAlives: [PublicKey: Task<Void, Never>] = [:]
 
-    public init(context: RadioContext, vault: PasswordVault? = nil, timeouts: RemoteTimeouts = .standard,
+    public init(context: ServiceContext, vault: PasswordVault? = nil, timeouts: RemoteTimeouts = .standard,
                 keepAliveInterval: Duration = .seconds(90), now: @escaping @Sendable () -> Date = { Date() }) {
         self.context = context
         self.vault = vault

@@ -7,13 +7,13 @@ import MeshStore
 /// `SettingsError.mismatch` instead of being believed. Settings are saved to the store's radio
 /// row after each change.
 public actor SettingsService {
-    public nonisolated let context: RadioContext
+    public nonisolated let context: ServiceContext
     /// The newest SELF_INFO read from the radio.
     public private(set) var selfInfo: SelfInfo
     /// This machine's clock, epoch seconds (tests inject one).
     let localClock: @Sendable () -> UInt32
 
-    public init(context: RadioContext, localClock: @escaping @Sendable () -> UInt32 = { UInt32(Date().timeIntervalSince1970) }) {
+    public init(context: ServiceContext, localClock: @escaping @Sendable () -> UInt32 = { UInt32(Date().timeIntervalSince1970) }) {
         self.context = context
         self.selfInfo = context.selfInfo
         self.localClock = localClock

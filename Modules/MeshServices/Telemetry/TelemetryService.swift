@@ -6,11 +6,11 @@ import MeshStore
 /// STATS core/radio/packets, and periodic sampling of the statistics into the store through
 /// the coalescer (`MeshStore.record`).
 public actor TelemetryService {
-    public nonisolated let context: RadioContext
+    public nonisolated let context: ServiceContext
     private let now: @Sendable () -> Date
     private var sampler: Task<Void, Never>?
 
-    public init(context: RadioContext, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(context: ServiceContext, now: @escaping @Sendable () -> Date = { Date() }) {
         self.context = context
         self.now = now
     }

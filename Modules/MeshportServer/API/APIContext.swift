@@ -22,14 +22,14 @@ package struct APIRequestContext: RequestContext, WebSocketRequestContext {
 
 /// What the handlers share: the radios, the store and the server's settings.
 struct Served: Sendable {
-    let radios: [RadioHandle]
+    let radios: [ServedRadio]
     let store: MeshStore
     let publisher: EventPublisher
     let metrics: ServerMetrics
     let policy: SecurityPolicy
     let encoder: JSONEncoder
 
-    init(radios: [RadioHandle], store: MeshStore, publisher: EventPublisher, metrics: ServerMetrics, policy: SecurityPolicy) {
+    init(radios: [ServedRadio], store: MeshStore, publisher: EventPublisher, metrics: ServerMetrics, policy: SecurityPolicy) {
         self.radios = radios
         self.store = store
         self.publisher = publisher
@@ -41,7 +41,7 @@ struct Served: Sendable {
     }
 
     /// The radio the path's `{radio}` names.
-    func radio(_ context: APIRequestContext) throws(APIError) -> RadioHandle {
+    func radio(_ context: APIRequestContext) throws(APIError) -> ServedRadio {
         let id = context.parameters.get("radio") ?? ""
         guard let index = Int(id), radios.indices.contains(index), String(index) == id else {
             throw .unknownRadio(id, known: radios.count)

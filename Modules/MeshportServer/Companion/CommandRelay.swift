@@ -7,7 +7,7 @@ import MeshServices
 /// to that client. What the command changes is kept by MeshServices' `RelayedCommand` before
 /// the answer is handed on.
 struct CommandRelay: Sendable {
-    let radio: RadioHandle
+    let radio: ServedRadio
     let logger: Logger
 
     enum Answer: Sendable {
@@ -27,7 +27,7 @@ struct CommandRelay: Sendable {
             // As the firmware answers a code or length it does not know.
             return encoded([.response(.error(.unsupportedCommand))])
         }
-        let context: RadioContext
+        let context: ServiceContext
         do {
             context = try await radio.ready()
         } catch {

@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// goes to the client that asked, and every push goes to every client.
 struct CompanionEndpoint: Service {
     let address: ListenAddress
-    let radio: RadioHandle
+    let radio: ServedRadio
     let metrics: ServerMetrics
     let logger: Logger
     let announce: @Sendable (String) -> Void

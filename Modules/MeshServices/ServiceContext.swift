@@ -3,7 +3,7 @@ import MeshStore
 
 /// What every service of one connected radio works with: the session to send commands on,
 /// the store and the radio's rows in it, and the hub front ends listen to.
-public struct RadioContext: Sendable {
+public struct ServiceContext: Sendable {
     public let session: RadioSession
     public let store: MeshStore
     /// The radio's id in the store (from its public key).

@@ -6,7 +6,7 @@ import MeshStore
 /// One radio the server serves: its `MeshClient`, kept connected on its own (a radio that is
 /// off or unplugged is retried with backoff and never holds up the others), the services made
 /// once it is up, and what the API reports of it.
-actor RadioHandle {
+actor ServedRadio {
     /// The radio's place in the --radio list: its id in the API.
     nonisolated let id: String
     /// The URL as shown (a BLE PIN hidden).
@@ -21,7 +21,7 @@ actor RadioHandle {
     private(set) var state: RadioSession.State = .disconnected
     private(set) var lastError: String?
     private(set) var sync: SyncStep?
-    private(set) var context: RadioContext?
+    private(set) var context: ServiceContext?
     /// The radio's identity and settings as last read: from the connection, then from each
     /// setting changed through the API (the context keeps the ones of the connection).
     private(set) var selfInfo: SelfInfo?
@@ -95,7 +95,7 @@ actor RadioHandle {
         wakeWaiter()
     }
 
-    private func adopt(_ new: RadioContext) {
+    private func adopt(_ new: ServiceContext) {
         let sameRadio = context?.radio == new.radio
         context = new
         selfInfo = new.selfInfo
@@ -171,7 +171,7 @@ actor RadioHandle {
     // MARK: What the API uses
 
     /// The radio's context, or why there is none yet.
-    func ready() throws(APIError) -> RadioContext {
+    func ready() throws(APIError) -> ServiceContext {
         guard let context, state == .ready else {
             throw .radioNotReady(id: id, state: "\(state)", lastError: lastError)
         }
@@ -179,12 +179,12 @@ actor RadioHandle {
     }
 
     /// The context of the last connection, for reading the store while the radio is away.
-    func known() throws(APIError) -> RadioContext {
+    func known() throws(APIError) -> ServiceContext {
         guard let context else { throw .radioNotReady(id: id, state: "\(state)", lastError: lastError) }
         return context
     }
 
-    func services() throws(APIError) -> (context: RadioContext, messenger: Messenger, remote: RemoteNodes, telemetry: TelemetryService) {
+    func services() throws(APIError) -> (context: ServiceContext, messenger: Messenger, remote: RemoteNodes, telemetry: TelemetryService) {
         let context = try ready()
         guard let messenger, let remoteNodes, let telemetryService else { throw .radioNotReady(id: id, state: "\(state)", lastError: lastError) }
         return (context, messenger, remoteNodes, telemetryService)
