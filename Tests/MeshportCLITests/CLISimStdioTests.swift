@@ -30,16 +30,19 @@ import Testing
             try input.fileHandleForWriting.write(contentsOf: FrameEncoder.encode(frame, direction: .toRadio))
         }
 
-        /// The next frame on stdout, or nil at end of file; anything else there (a stray
-        /// line) is skipped by the decoder and counted, and the test checks the count.
-        /// Blocks: from a test, through `offPool`.
-        func nextFrame() -> [UInt8]? {
-            while frames.isEmpty {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return nil }
-                decoder.feed(chunk) { if case let .frame(f) = $0 { frames.append(f) } }
+        /// The next frame on stdout that is not a push (the radio's timers push at any time),
+        /// or nil at end of file; anything else there (a stray line) is skipped by the decoder
+        /// and counted, and the test checks the count. Blocks: from a test, through `offPool`.
+        func nextAnswer() -> [UInt8]? {
+            while true {
+                while frames.isEmpty {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { return nil }
+                    decoder.feed(chunk) { if case let .frame(f) = $0 { frames.append(f) } }
+                }
+                let frame = frames.removeFirst()
+                if let code = frame.first, code & 0x80 == 0 { return frame }
             }
-            return frames.removeFirst()
         }
 
         var skippedBytes: Int { decoder.stats.skippedBytes }
@@ -52,7 +55,7 @@ import Testing
     @Test func answersOverPipesAndStopsAtEndOfInput() async throws {
         let sim = try StdioSim(["--seed", "21"])
         try sim.send(Command.appStart(AppStart(appName: "stdio-test")).encode())
-        let reply = try #require(await offPool { sim.nextFrame() }, "no answer on stdout")
+        let reply = try #require(await offPool { sim.nextAnswer() }, "no answer on stdout")
         guard case let .response(.selfInfo(info)) = try RadioFrame(decoding: reply) else {
             Issue.record("no SELF_INFO: \(reply)")
             return
@@ -60,11 +63,11 @@ import Testing
         #expect(!info.name.isEmpty)
         let echo: [UInt8] = [ConformanceHook.echo] + Array(repeating: 0xA5, count: 150)
         try sim.send(echo)
-        #expect(await offPool { sim.nextFrame() } == echo)
+        #expect(await offPool { sim.nextAnswer() } == echo)
         try sim.input.fileHandleForWriting.close()
         #expect(await waitForExit(sim.process, within: 20), "still running 20 s after its input closed")
         #expect(sim.process.terminationReason == .exit && sim.process.terminationStatus == 0)
-        #expect(await offPool { sim.nextFrame() } == nil)
+        #expect(await offPool { sim.nextAnswer() } == nil)
         #expect(sim.skippedBytes == 0, "stdout held more than frames")
         let said = try await sim.complaints.fullText()
         #expect(said.contains("serving on stdin/stdout") && said.contains("its input reached end of file"), "\(said)")
@@ -75,7 +78,7 @@ import Testing
     @Test func theDropHookEndsTheLinkAndTheProcess() async throws {
         let sim = try StdioSim(["--seed", "22"])
         try sim.send([ConformanceHook.dropMidFrame, 1, 2, 3])
-        #expect(await offPool { sim.nextFrame() } == nil, "a whole frame came before the drop")
+        #expect(await offPool { sim.nextAnswer() } == nil, "a whole frame came before the drop")
         #expect(await waitForExit(sim.process, within: 20), "still running 20 s after the drop")
         #expect(sim.process.terminationReason == .exit && sim.process.terminationStatus == 0)
         let said = try await sim.complaints.fullText()
