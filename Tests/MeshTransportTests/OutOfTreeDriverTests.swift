@@ -63,6 +63,15 @@ import Testing
                 "Modules/MeshDriverABI/meshport-driver.pc says \(version.out), the header \(loopback["abi"] ?? "?")")
     }
 
+    /// Docs/plugin-authoring.md shows the script: every command of ci.sh is there.
+    @Test func theDocsShowTheScriptThatRuns() throws {
+        let script = try String(contentsOf: Self.checkout.appendingPathComponent("Plugins/Loopback/ci.sh"), encoding: .utf8)
+        let docs = try String(contentsOf: Self.checkout.appendingPathComponent("Docs/plugin-authoring.md"), encoding: .utf8)
+        let commands = script.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+        #expect(commands.count >= 10)
+        for line in commands { #expect(docs.contains(line), "Docs/plugin-authoring.md lacks ci.sh's line: \(line)") }
+    }
+
     /// The same build with `send` always failing: the suite fails and so does the script.
     @Test func aBrokenDriverFailsTheScript() async throws {
         let dir = TempDir()
