@@ -11,7 +11,7 @@ SECONDS ?= 60
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
 	gcc chromium chromium-driver
 
-.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench clean
+.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench install-driver-sdk clean
 
 all: build
 
@@ -76,6 +76,12 @@ fuzz: deps
 
 bench: deps venv
 	Tools/Benchmarks/run.sh
+
+# The driver header and meshport-driver.pc under PREFIX, for drivers built
+# outside this repository (Docs/plugin-authoring.md); DESTDIR is honoured.
+PREFIX ?= /usr/local
+install-driver-sdk:
+	Tools/Driver/install-sdk.sh $(PREFIX)
 
 clean:
 	rm -rf .build .build-* .venv bench-results.json

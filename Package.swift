@@ -25,8 +25,9 @@ var targets: [Target] = [
         name: "MeshCrypto",
         dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
         path: "Modules/MeshCrypto", swiftSettings: strict),
-    // The driver ABI: one C header shared by the host and every plugin.
-    .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI"),
+    // The driver ABI: one C header shared by the host and every plugin; the pkg-config file
+    // is for drivers built outside this package (Docs/plugin-authoring.md).
+    .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI", exclude: ["meshport-driver.pc"]),
     // Transport URLs split into their generic parts, and discovered radios: what the host and
     // the drivers share besides the C header (no scheme rules, no Foundation, no codec).
     .target(name: "MeshTransportURL", path: "Modules/MeshTransportURL", swiftSettings: strict),
@@ -59,7 +60,8 @@ var targets: [Target] = [
     .target(
         name: "MeshportDriverSerial", dependencies: ["MeshSerial", "MeshDriverKit"],
         path: "Plugins/Serial/Driver", swiftSettings: strict),
-    .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback"),
+    // ci.sh: how a C driver's own CI builds and checks it (Docs/plugin-authoring.md).
+    .target(name: "MeshportExampleLoopback", dependencies: ["MeshDriverABI"], path: "Plugins/Loopback", exclude: ["ci.sh"]),
     .target(name: "MeshportTestBadABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/BadABIDriver"),
     .target(name: "MeshportTestNoEntry", path: "Tests/Fixtures/NoEntryDriver"),
     .target(name: "MeshportTestOldABI", dependencies: ["MeshDriverABI"], path: "Tests/Fixtures/OldABIDriver"),
@@ -125,7 +127,7 @@ var targets: [Target] = [
                       linkerSettings: meshportLinking),
     // The meshport client commands end to end: the real executable against `meshport sim`.
     .testTarget(
-        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim"],
+        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands"],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
@@ -207,6 +209,8 @@ let package = Package(
     products: [
         .library(name: "MeshCodec", targets: ["MeshCodec"]),
         .library(name: "MeshCrypto", targets: ["MeshCrypto"]),
+        // For Swift drivers in packages of their own (Plugins/Template).
+        .library(name: "MeshDriverKit", targets: ["MeshDriverKit"]),
         // Transport drivers: each its own shared library, loaded at run time.
         .library(name: "MeshportDriverTCP", type: .dynamic, targets: ["MeshportDriverTCP"]),
         .library(name: "MeshportDriverSerial", type: .dynamic, targets: ["MeshportDriverSerial"]),

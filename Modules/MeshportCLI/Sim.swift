@@ -6,7 +6,7 @@ import MeshSimServe
 import MeshTransport
 
 /// `meshport sim`: a simulated companion radio (MeshSim) with its default mesh, served over
-/// TCP or a pseudo-terminal until SIGINT or SIGTERM.
+/// TCP or a pseudo-terminal until SIGINT or SIGTERM, or over stdin/stdout until that link ends.
 struct Sim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
@@ -15,6 +15,11 @@ struct Sim: AsyncParsableCommand {
             Serves one radio over TCP (one client at a time; a new client replaces the old, as the \
             firmware does) or over a pseudo-terminal whose path is printed. The mesh around it \
             follows from --seed. Runs until interrupted.
+
+            --stdio serves it on stdin and stdout instead (the framed companion stream; messages go \
+            to stderr), so any byte stream can carry it, e.g. socat TCP-LISTEN:5000,fork \
+            EXEC:'meshport sim --stdio'. That is one link: it ends, and so does the simulator, \
+            when stdin reaches end of file or the radio drops the link.
 
             --fault injects link faults for reliability tests (repeatable, over the scenario's \
             faults): drop-at=N closes the link after answering its N-th frame; drop-chance=P \
@@ -28,6 +33,8 @@ struct Sim: AsyncParsableCommand {
     var listen: String?
 
     @Flag(help: "Serve over a pseudo-terminal instead of TCP.") var pty = false
+
+    @Flag(help: "Serve on stdin/stdout instead of TCP (one link; stops when it ends).") var stdio = false
 
     @Option(help: ArgumentHelp("With --pty: keep a symlink here pointing at the current pseudo-terminal (a new one replaces it when the link is dropped, as a replugged device gets a new node).",
                                valueName: "path"))
@@ -47,6 +54,7 @@ struct Sim: AsyncParsableCommand {
 
     func validate() throws {
         if pty, listen != nil { throw ValidationError("--listen and --pty exclude each other") }
+        if stdio, pty || listen != nil { throw ValidationError("--stdio excludes --listen and --pty") }
         if ptyLink != nil, !pty { throw ValidationError("--pty-link needs --pty") }
         _ = try Self.faultOverrides(faults)
     }
@@ -65,6 +73,11 @@ struct Sim: AsyncParsableCommand {
             if let faults { FileHandle.standardError.write(Data("meshport sim: faults: \(faults)\n".utf8)) }
             // Before the address line too: whoever reads it may stop us at once.
             Termination.install()
+            if stdio {
+                let stopped = try await serveStdio(simFrames(radio, faults: faults))
+                FileHandle.standardError.write(Data("meshport sim: \(stopped)\n".utf8))
+                return
+            }
             let stop: () -> Void
             if pty {
                 let peer = try PtyPeer(serve: simFrames(radio, faults: faults), linkPath: ptyLink)
@@ -79,6 +92,21 @@ struct Sim: AsyncParsableCommand {
             let signal = await Termination.wait()
             stop()
             FileHandle.standardError.write(Data("meshport sim: stopped by \(signal)\n".utf8))
+        }
+    }
+
+    /// Serves on stdin/stdout until the link ends or a signal comes, and says which. stdout is
+    /// the link, so the announce line goes to stderr.
+    private func serveStdio(_ frames: @escaping FramePeer) async throws -> String {
+        // stdout is often a pipe: its reader going away ends the link, not the process.
+        signal(SIGPIPE, SIG_IGN)
+        let peer = try StdioPeer(serve: frames)
+        FileHandle.standardError.write(Data("meshport sim: serving on stdin/stdout\n".utf8))
+        return await withTaskGroup(of: String?.self) { group in
+            group.addTask { await peer.waitUntilEnded().map { "stopped: \($0)" } }
+            group.addTask { "stopped by \(await Termination.wait())" }
+            defer { group.cancelAll() }
+            return await group.next().flatMap { $0 } ?? "stopped: cancelled"
         }
     }
 

@@ -141,10 +141,29 @@ typedef const meshport_driver_descriptor *(*meshport_driver_entry_fn)(void);
 /* The one exported symbol of a driver. */
 const meshport_driver_descriptor *meshport_driver_entry(void);
 
-/* Copies `message` into `error` and empties its fix (host and driver helper; NULL-safe). */
-void meshport_error_set(meshport_error *error, meshport_error_kind kind, const char *message);
+/* Copies at most size-1 bytes of `from` and ends `to` with NUL (a helper of the two below). */
+static inline void meshport_copy_text(char *to, size_t size, const char *from) {
+    size_t n = 0;
+    if (from != NULL) {
+        while (n + 1 < size && from[n] != '\0') { to[n] = from[n]; n++; }
+    }
+    to[n] = '\0';
+}
+
+/* Copies `message` into `error` and empties its fix (NULL-safe). Inline, so a driver needs
+   nothing but this header. */
+static inline void meshport_error_set(meshport_error *error, meshport_error_kind kind, const char *message) {
+    if (error == NULL) return;
+    error->kind = kind;
+    meshport_copy_text(error->message, sizeof(error->message), message);
+    error->fix[0] = '\0';
+}
+
 /* Copies `fix` into `error`, after meshport_error_set (NULL-safe). */
-void meshport_error_set_fix(meshport_error *error, const char *fix);
+static inline void meshport_error_set_fix(meshport_error *error, const char *fix) {
+    if (error == NULL) return;
+    meshport_copy_text(error->fix, sizeof(error->fix), fix);
+}
 
 #ifdef __cplusplus
 }
