@@ -43,6 +43,8 @@ var targets: [Target] = [
     .target(name: "MeshSimServe", dependencies: ["MeshSim", "MeshCodec", "MeshDriverKit"], path: "Modules/MeshSimServe", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
     .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
+    // Gateway mode: the community uplink's topics, messages and broker token (no MQTT here).
+    .target(name: "MeshGateway", dependencies: ["MeshCodec"], path: "Modules/MeshGateway", swiftSettings: strict),
     .target(
         name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshConformanceCommands"],
         path: "Modules/MeshConformance", swiftSettings: strict),
@@ -91,8 +93,11 @@ var targets: [Target] = [
         name: "MeshSimTests", dependencies: ["MeshSim", "MeshSimServe", "MeshConformanceCommands", "MeshCodec", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshTransport", "MeshStore", "MeshCrypto", "MeshportTestSupport"],
+        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshTransport", "MeshStore", "MeshCrypto", "MeshGateway", "MeshportTestSupport"],
         path: "Tests/MeshServicesTests", swiftSettings: strict),
+    .testTarget(
+        name: "MeshGatewayTests", dependencies: ["MeshGateway", "MeshCodec", "MeshCrypto", "MeshSim", "MeshportTestSupport"],
+        path: "Tests/MeshGatewayTests", swiftSettings: strict),
     .testTarget(
         name: "MeshTransportTests", dependencies: ["MeshTransport", "MeshDriverKit", "MeshSimServe", "MeshSim", "MeshConformanceCommands", "MeshportTestSupport"],
         path: "Tests/MeshTransportTests", swiftSettings: strict),

@@ -19,6 +19,22 @@ extension SimHandler {
         return [.push(.logRxData(log))]
     }
 
+    /// A trace back at the radio, logged before it is reported: direct, its path the SNR (× 4)
+    /// each hop heard, its payload tag, auth code, flags and the hop hashes; heard from the last
+    /// hop at the trace's final SNR.
+    static func heardTrace(_ s: inout SimRadioState, _ trace: TraceData) -> [RadioFrame] {
+        var payload = [UInt8]()
+        for word in [trace.tag, trace.authCode] { payload += (0..<4).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } }
+        payload.append(trace.flags)
+        payload += trace.pathHashes
+        let snrs = trace.hopSNRx4.map { UInt8(bitPattern: $0) }
+        guard let length = PathLength(hops: snrs.count) else { return [] }
+        let packet = AirPacket(route: .direct, payloadType: .trace, path: Path(length: length, bytes: snrs), payload: payload)
+        guard var log = logRecord(&s, packet, from: Array(trace.pathHashes.suffix(trace.hashSize))) else { return [] }
+        log.snrX4 = trace.finalSNRx4
+        return [.push(.logRxData(log))]
+    }
+
     /// A packet a node of the mesh sends the radio: the copy that arrives (its push, to come
     /// before what the packet causes), and on a flood the echoes after it.
     static func arrives(_ s: inout SimRadioState, _ packet: AirPacket?, lastHop: [UInt8], at: Duration) -> [RadioFrame] {

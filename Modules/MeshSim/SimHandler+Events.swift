@@ -39,6 +39,7 @@ extension SimHandler {
             case .chatter:
                 chatter(&s, at: first.due)
             case let .traceArrives(trace):
+                out += heardTrace(&s, trace)
                 out.append(.push(.traceData(trace)))
             case let .heard(packet):
                 out.append(.push(.logRxData(packet)))

@@ -21,6 +21,8 @@ extension SimHandler {
             s.signBuffer = []
             return [.response(.signStart(maxLength: UInt32(maxSignData)))]
         case let .signData(chunk):
+            // A SIGN_DATA frame without data matches no command branch of the firmware.
+            guard !chunk.isEmpty else { return [error(.unsupportedCommand)] }
             guard let buffer = s.signBuffer else { return [error(.badState)] }
             guard buffer.count + chunk.count <= maxSignData else { return [error(.tableFull)] }
             s.signBuffer = buffer + chunk

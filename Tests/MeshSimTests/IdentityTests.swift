@@ -46,6 +46,10 @@ import Testing
         _ = run(&s, .signStart)
         #expect(run(&s, .signData([UInt8](repeating: 0, count: 8192))) == ok)
         #expect(run(&s, .signData([0])) == [.response(.error(.tableFull))], "over 8 KiB")
+        #expect(run(&s, .signData([])) == [.response(.error(.unsupportedCommand))], "a SIGN_DATA without data is no command the firmware knows")
+        guard case let .response(.signature(full)) = run(&s, .signFinish).first else { Issue.record("no SIGNATURE after TABLE_FULL"); return }
+        #expect(Ed25519.verify(signature: full, message: [UInt8](repeating: 0, count: 8192), publicKey: s.publicKey.bytes),
+                "a refused chunk leaves the data collected so far")
     }
 
     @Test func exportedAdvertsAreSigned() throws {

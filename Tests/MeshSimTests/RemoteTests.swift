@@ -174,8 +174,15 @@ import Testing
         let hop = key(s, "Hilltop").bytes[0]
         let answer = try #require(sent(run(&s, .sendTracePath(TraceRequest(tag: 77, authCode: 5, path: [hop, hop])))))
         #expect(answer.ackCode == AckCode(77) && !answer.flood)
-        guard case let .push(.traceData(t)) = drain(&s).last else { Issue.record("no TRACE_DATA"); return }
+        let frames = SimHandler.advance(&s, to: .seconds(600))
+        guard case let .push(.traceData(t)) = frames.last else { Issue.record("no TRACE_DATA"); return }
         #expect(t.tag == 77 && t.authCode == 5 && t.pathHashes == [hop, hop] && t.hopSNRx4.count == 2)
+        // Logged first, as received: direct, the hops' SNRs as its path, tag, auth, flags and hops as its payload.
+        guard frames.count >= 2, case let .push(.logRxData(log)) = frames[frames.count - 2] else { Issue.record("no LOG_RX_DATA before TRACE_DATA"); return }
+        let packet = try AirPacket(decoding: log.payload)
+        #expect(packet.route == .direct && packet.payloadType == .trace && log.snrX4 == t.finalSNRx4)
+        #expect(packet.path.bytes == t.hopSNRx4.map { UInt8(bitPattern: $0) } && packet.path.length.hopCount == 2)
+        #expect(packet.payload == [77, 0, 0, 0, 5, 0, 0, 0, 0, hop, hop])
         _ = run(&s, .sendTracePath(TraceRequest(tag: 78, authCode: 0, path: [hop &+ 1 == 0xFF ? 1 : hop &+ 1])), at: .seconds(700))
         #expect(drain(&s, from: .seconds(700)).isEmpty, "an unknown hop never answers")
         #expect(run(&s, .sendTracePath(TraceRequest(tag: 1, authCode: 0, flags: 1, path: [hop]))) == [.response(.error(.illegalArgument))],

@@ -53,6 +53,8 @@ RULES = {
     "MeshConformance": ("conformance", {"MeshCodec", "MeshTransport", "MeshTransportURL", "MeshConformanceCommands"}, SYSTEM),
     # Services: sessions and domain logic; no front end.
     "MeshServices": ("services", {"MeshCodec", "MeshCrypto", "MeshTransport", "MeshTransportURL", "MeshStore"}, SYSTEM),
+    # Gateway mode: the community uplink format; services-level, no MQTT.
+    "MeshGateway": ("services", {"MeshCodec", "MeshCrypto", "MeshServices", "MeshStore"}, SYSTEM),
     # Front ends.
     "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
