@@ -23,8 +23,7 @@ public struct StoreLimits: Sendable, Hashable {
     public var telemetryPerNodeAndType: Int
     public var statsPerNode: Int
     public var messagesPerConversation: Int
-    /// Heard packets kept per radio (the packet log); at a few hundred a minute, about a
-    /// day and a half of a busy mesh.
+    /// Heard packets kept per radio (the packet log): at a hundred a minute, a day and a half.
     public var packetsPerRadio: Int
 
     /// The caps of persistence.md.

@@ -30,6 +30,8 @@ public enum PacketKind: Hashable, Sendable {
         let payload = packet.payload
         switch packet.payloadType {
         case .advert:
+            // Bytes that do not fit the layout are a kind of their own (`other`), not a failure:
+            // the packet is logged either way. App-data that does not decode only loses the name.
             guard let advert = try? AdvertPacket(decoding: heard.raw) else { self = .other; return }
             self = .advert(node: advert.publicKey, name: (try? AdvertAppData(decoding: advert.appData))?.name)
         case .groupText, .groupData:
