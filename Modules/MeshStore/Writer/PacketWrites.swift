@@ -9,7 +9,8 @@ enum PacketWrites {
         let insert = try BulkInsert(db, HeardPacketRecord.self)
         for packet in packets { try insert.insert(HeardPacketRecord(radioId: radioId, value: packet, createdAt: now)) }
         try insert.finish()
-        // One index seek past the newest `cap` rows finds whether any are over.
+        // Walks the newest `cap` entries of the timeline index (milliseconds at the standard
+        // cap, once per flush) and deletes what lies beyond.
         try db.execute(cached: """
             DELETE FROM heard_packets WHERE id IN (SELECT id FROM heard_packets WHERE radioId = ? \
             ORDER BY heardAt DESC, id DESC LIMIT -1 OFFSET ?)

@@ -8,7 +8,7 @@ import Testing
 
 /// What a heard packet is (PacketKind, PacketClassifier) from its bytes and what the store
 /// knows, and the client keeping every LOG_RX_DATA in the packet log.
-@Suite(.timeLimit(.minutes(2))) struct PacketLogTests {
+@Suite(.timeLimit(.minutes(2))) struct PacketClassifierTests {
     static let at = Date(timeIntervalSince1970: 1_790_000_000)
     let publicChannel = ChannelInfo(index: 0, name: "Public", secret: .publicChannel)
     let club = ChannelInfo(index: 3, name: "Club", secret: ChannelSecret([UInt8](repeating: 7, count: 16))!)
