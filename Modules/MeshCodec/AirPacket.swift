@@ -100,16 +100,6 @@ public struct AirPacket: Hashable, Sendable {
         }
         return w.bytes
     }
-
-    /// The packet hash the firmware de-duplicates by: SHA-256 over the payload type (and the
-    /// path length, for TRACE) and the payload, first `size` bytes.
-    public func hash(size: Int = 8) -> [UInt8] {
-        var sha = SHA256()
-        sha.update([payloadType.rawValue])
-        if payloadType == .trace { sha.update([path.length.raw, 0]) }
-        sha.update(payload)
-        return Array(sha.finalize().prefix(size))
-    }
 }
 
 /// The two 16-bit codes a transport route carries before its path.

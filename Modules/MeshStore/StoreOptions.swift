@@ -23,16 +23,20 @@ public struct StoreLimits: Sendable, Hashable {
     public var telemetryPerNodeAndType: Int
     public var statsPerNode: Int
     public var messagesPerConversation: Int
+    /// Heard packets kept per radio (the packet log): at a hundred a minute, a day and a half.
+    public var packetsPerRadio: Int
 
     /// The caps of persistence.md.
     public static let standard = StoreLimits(positionsPerNode: 5_000, telemetryPerNodeAndType: 5_000, statsPerNode: 5_000,
                                              messagesPerConversation: 50_000)
 
-    public init(positionsPerNode: Int, telemetryPerNodeAndType: Int, statsPerNode: Int, messagesPerConversation: Int) {
+    public init(positionsPerNode: Int, telemetryPerNodeAndType: Int, statsPerNode: Int, messagesPerConversation: Int,
+                packetsPerRadio: Int = 200_000) {
         self.positionsPerNode = positionsPerNode
         self.telemetryPerNodeAndType = telemetryPerNodeAndType
         self.statsPerNode = statsPerNode
         self.messagesPerConversation = messagesPerConversation
+        self.packetsPerRadio = packetsPerRadio
     }
 }
 

@@ -31,6 +31,7 @@ struct EventLine: Sendable {
         case let .messageStatus(m): "message \(m.id) to \(place(m.conversation)): \(m.status)"
         case let .contactChanged(change): contact(change)
         case let .remote(r): remote(r)
+        case let .packetHeard(p): "heard: " + PacketLine(name: name).text(p)
         case let .push(p): "push: \(p.name)"
         case let .problem(text): "problem: \(text)"
         }

@@ -9,7 +9,7 @@ public struct Meshport: AsyncParsableCommand {
         discussion: ExitStatus.helpText + " See Docs/cli.md.",
         subcommands: [
             Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, Login.self, Logout.self, Status.self,
-            Telemetry.self, Trace.self, GetSetting.self, SetSetting.self, Presets.self, TimeCommand.self, StatsCommand.self, Use.self,
+            Telemetry.self, Trace.self, Packets.self, GetSetting.self, SetSetting.self, Presets.self, TimeCommand.self, StatsCommand.self, Use.self,
             DB.self, Scan.self, Plugins.self, Conformance.self, Sim.self, Serve.self, BLE.self,
         ])
 

@@ -50,16 +50,6 @@ import Testing
         }
     }
 
-    /// The firmware's packet hash: payload type and payload; TRACE adds its path length.
-    @Test func packetHashIgnoresThePathExceptOnTraces() {
-        let a = AirPacket(route: .flood, payloadType: .groupText, path: Path(hops: [[1]])!, payload: [7, 7, 7])
-        var b = a
-        b.path = Path(hops: [[1], [2]])!
-        #expect(a.hash() == b.hash() && a.hash() == Array(SHA256.hash([5, 7, 7, 7]).prefix(8)))
-        let t = AirPacket(route: .direct, payloadType: .trace, path: Path(hops: [[1]])!, payload: [7])
-        #expect(t.hash() == Array(SHA256.hash([9, 1, 0, 7]).prefix(8)))
-    }
-
     @Test func payloadLayoutsRoundTrip() throws {
         let text = TextContent(timestamp: 0x0A0B_0C0D, attempt: 2, textType: .signedPlain, text: Array("héllo".utf8))
         #expect(text.bytes.prefix(5) == [0x0D, 0x0C, 0x0B, 0x0A, 0x0A])

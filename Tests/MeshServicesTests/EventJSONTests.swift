@@ -31,7 +31,11 @@ import Testing
         #"{"key":"\#(key)","readings":[{"channel":1,"type":"temperature","values":[21.5]}],"remote":"telemetry","type":"remote"}"#,
         #"{"author":"a1b2c3d4","room":"\#(key)","text":"hello room","type":"roomPost"}"#,
         #"{"channel":1,"data":"0102ff","dataType":65535,"type":"datagram"}"#,
-        #"{"push":"LOG_RX_DATA","type":"push"}"#,
+        #"{"packet":{"channel":0,"channelHash":17,"hash":"C244D7085E506646","heardAt":"2026-11-27T09:40:00.000Z","kind":"groupText","path":["a1"],"#
+            + #""payloadType":"grouptext","raw":"1501a1112233","route":"flood","rssi":-77,"snr":5.5},"radio":"0","type":"packet"}"#,
+        #"{"packet":{"hash":"7C7E12F3F9673C0A","heardAt":"2026-11-27T09:40:01.000Z","id":12,"kind":"advert","name":"Pine","node":"\#(key)","path":[],"#
+            + #""payloadType":"advert","raw":"1100","route":"flood","rssi":-60,"snr":-2.25},"type":"packet"}"#,
+        #"{"push":"TRACE_DATA","type":"push"}"#,
         #"{"radio":"0","text":"the message drain stopped: link lost","type":"problem"}"#,
     ]
 

@@ -51,6 +51,6 @@ import Testing
         try await t.writer.deleteRadio(one)
         #expect(try r.radio(one) == nil && r.contactCount(one) == 0)
         #expect(try r.rowCounts(two) == ["contacts": 2, "channels": 1, "messages": 2, "positions": 0, "telemetry_samples": 0,
-                                          "stats_samples": 0, "remote_sessions": 0, "room_messages": 0])
+                                          "stats_samples": 0, "remote_sessions": 0, "room_messages": 0, "heard_packets": 0])
     }
 }

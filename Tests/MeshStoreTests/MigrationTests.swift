@@ -99,7 +99,7 @@ import Testing
     func readOnlyOutdated() throws {
         let dir = TempDir()
         try Fixture.load("v1-initial", into: dir.path())
-        #expect(throws: StoreError.schemaOutdated(path: dir.path(), missing: ["v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure", "v7-conversation-activity"])) {
+        #expect(throws: StoreError.schemaOutdated(path: dir.path(), missing: ["v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure", "v7-conversation-activity", "v8-packet-log"])) {
             try MeshStore.open(at: dir.path(), options: StoreOptions(mode: .readOnly))
         }
     }

@@ -16,7 +16,7 @@ import Testing
         #expect(progress.lastProgress == StoreProgress(phase: "messages", done: 300, total: 300))
         let radio = first.radio
         #expect(try t.reader.rowCounts(radio) == ["contacts": 120, "channels": 8, "messages": 300, "positions": 480,
-                                                   "telemetry_samples": 360, "stats_samples": 240, "remote_sessions": 0, "room_messages": 0])
+                                                   "telemetry_samples": 360, "stats_samples": 240, "remote_sessions": 0, "room_messages": 0, "heard_packets": 0])
         #expect(try t.reader.unresolvedMessages(radio).isEmpty)
 
         let second = try await Seeder.run(t.store, plan: plan)

@@ -85,6 +85,10 @@ import Testing
         _ = try await check("GET", "\(r)/settings/{name}", "/api/radios/0/settings/warp")
         _ = try await check("PUT", "\(r)/settings/{name}", "/api/radios/0/settings/name", ["value": "Contract"])
         _ = try await check("PUT", "\(r)/settings/{name}", "/api/radios/0/settings/tx", ["value": "99"])
+        _ = try await check("GET", "\(r)/packets", "/api/radios/0/packets?limit=5")
+        _ = try await check("GET", "\(r)/packets", "/api/radios/0/packets?type=advert&limit=2&before=\(Int64.max)_1")
+        _ = try await check("GET", "\(r)/packets", "/api/radios/0/packets?node=\(repeater)")
+        _ = try await check("GET", "\(r)/packets", "/api/radios/0/packets?type=dragon")
         _ = try await check("POST", "/api/session", "/api/session", ["token": "anything"])
         _ = try await check("GET", "/api/events", "/api/events")
         let backup = try await check("GET", "/api/backup", "/api/backup")
@@ -107,7 +111,7 @@ import Testing
             types.insert((json as? [String: Any])?["type"] as? String ?? "?")
             problems += schema.errors(json, eventSchema).map { "event \(text.prefix(120)): \($0)" }
         }
-        #expect(types.isSuperset(of: ["hello", "messageStatus", "remote"]), "event types seen: \(types.sorted())")
+        #expect(types.isSuperset(of: ["hello", "messageStatus", "remote", "packet"]), "event types seen: \(types.sorted())")
         await events.close()
 
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

@@ -295,6 +295,35 @@ def room(s, servers):
     s.find(".room li.msg.out", "hello from the browser")
 
 
+def packet_rows(s):
+    """The packet table's rows, read in one go (live packets keep redrawing it)."""
+    return s.d.execute_script(
+        "return [...document.querySelectorAll('tr.packet')].map(r => ({kind: r.dataset.kind, cells: [...r.cells].map(c => c.textContent)}))")
+
+
+@check("packets: the log fills live with signal, hash and kind; filters by type; a node's page links to its packets")
+def packets(s, servers):
+    s.go("packets")
+    s.find(".packet-table")
+    s.wait("heard packets", lambda: len(packet_rows(s)) > 0, 30)
+    s.mark_page()
+    newest = packet_rows(s)[0]["cells"]
+    # MeshSim's chatter says something on Public every 4-10 s: its packets join the top.
+    s.wait("a live packet", lambda: packet_rows(s)[0]["cells"] != newest, 30)
+    expect(s.page_kept(), "the page was reloaded; live packets should join in place")
+    cells = packet_rows(s)[0]["cells"]
+    expect(re.fullmatch(r"-?[0-9.]+ dB", cells[1]) and re.fullmatch(r"-?\d+ dBm", cells[2]), f"no SNR and RSSI in {cells}")
+    expect(re.fullmatch(r"[0-9A-F]{16}", cells[5]), f"no packet hash in {cells}")
+    Select(s.find("select[name='type']")).select_by_value("grouptext")
+    s.wait("only channel texts", lambda: (rows := packet_rows(s)) and all(r["kind"] == "groupText" for r in rows))
+    expect(any("channel text on #0" in r["cells"][6] for r in packet_rows(s)), "no packet decoded as Public's")
+    s.go("nodes")
+    s.click(".contact-item", "Repeater North")
+    s.click(".node-page a.button", "Packets heard")
+    s.find(".packets h2", "Packets from Repeater North")
+    expect(re.search(r"#/packets/[0-9a-f]{64}$", s.d.current_url), f"the node's packets are not at its key: {s.d.current_url}")
+
+
 @check("phone width: one pane at a time, nothing wider than the screen")
 def phone(s, servers):
     s.d.set_window_size(*PHONE)

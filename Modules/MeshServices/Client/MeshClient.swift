@@ -120,6 +120,8 @@ public actor MeshClient {
             events.emit(.contactChanged(.tableFull))
         case let .sendConfirmed(code, roundTripMs):
             await confirmDelivery(code, roundTripMs: roundTripMs)
+        case let .logRxData(received):
+            if let context { await PacketLog(context: context, now: now).keep(received) }
         case .loginSuccess, .loginFail, .statusResponse, .telemetryResponse, .binaryResponse, .pathDiscoveryResponse:
             break   // answers the service that asked is waiting for
         default:

@@ -25,6 +25,7 @@ extension EventJSON.Body {
             }
         case let .roomPost(room, post): self = .roomPost(room: room.hex, author: post.authorPrefix?.hex, text: post.text)
         case let .datagram(d): self = .datagram(channel: Int(d.channelIndex), dataType: Int(d.dataType), data: Hex.encode(d.data))
+        case let .packetHeard(p): self = .packet(PacketJSON(p))
         case let .push(p): self = .push(p.name)
         case let .problem(text): self = .problem(text)
         }

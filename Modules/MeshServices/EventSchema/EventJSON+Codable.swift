@@ -3,7 +3,7 @@
 extension EventJSON: Codable {
     enum Key: String, CodingKey {
         case type, radio, radios, state, sync, message, change, contact, key, remote, admin, status, readings, room, author, text,
-             channel, dataType, data, push
+             channel, dataType, data, packet, push
     }
 
     public init(from decoder: any Decoder) throws {
@@ -24,6 +24,7 @@ extension EventJSON: Codable {
         case "datagram":
             body = .datagram(channel: try c.decode(Int.self, forKey: .channel), dataType: try c.decode(Int.self, forKey: .dataType),
                              data: try c.decode(String.self, forKey: .data))
+        case "packet": body = .packet(try c.decode(PacketJSON.self, forKey: .packet))
         case "push": body = .push(try c.decode(String.self, forKey: .push))
         case "problem": body = .problem(try c.decode(String.self, forKey: .text))
         default:
@@ -50,6 +51,7 @@ extension EventJSON: Codable {
             try c.encode(channel, forKey: .channel)
             try c.encode(dataType, forKey: .dataType)
             try c.encode(data, forKey: .data)
+        case let .packet(p): try c.encode(p, forKey: .packet)
         case let .push(name): try c.encode(name, forKey: .push)
         case let .problem(text): try c.encode(text, forKey: .text)
         }
@@ -67,6 +69,7 @@ extension EventJSON: Codable {
         case .remote: "remote"
         case .roomPost: "roomPost"
         case .datagram: "datagram"
+        case .packet: "packet"
         case .push: "push"
         case .problem: "problem"
         }

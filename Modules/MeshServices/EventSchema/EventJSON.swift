@@ -29,6 +29,8 @@ public struct EventJSON: Hashable, Sendable {
         case roomPost(room: String, author: String?, text: String)
         /// A channel datagram: `data` in hex.
         case datagram(channel: Int, dataType: Int, data: String)
+        /// A packet the radio heard on air.
+        case packet(PacketJSON)
         /// A push no service consumed, by name.
         case push(String)
         /// Something went wrong in the background, in a sentence for people.

@@ -18,7 +18,9 @@ public enum ClientEvent: Hashable, Sendable {
     case contactChanged(ContactChange)
     /// A remote node answered: a login, a status, telemetry.
     case remote(RemoteEvent)
-    /// A push no service consumed (LOG_RX_DATA, trace data, ...), for `listen`.
+    /// A packet the radio heard on air (LOG_RX_DATA), as the packet log keeps it (not yet stored: no id).
+    case packetHeard(HeardPacket)
+    /// A push no service consumed (trace data, ...), for `listen`.
     case push(Push)
     /// Something went wrong in the background (a failed drain, a lost write): said, not hidden.
     case problem(String)

@@ -122,11 +122,18 @@ public struct StoreReader: Sendable {
         }
     }
 
+    /// A page of the packet log, newest first, strictly before `before` (the previous page's `older` cursor).
+    public func packets(_ radio: RadioID, _ filter: PacketFilter = PacketFilter(), before: TimelineCursor? = nil, limit: Int = 100) throws(StoreError) -> PacketPage {
+        try database.readOne("heard packets of radio \(radio)") { db in
+            try PacketQueries.page(db, radio: radio, filter: filter, before: before, limit: limit)
+        }
+    }
+
     /// Row counts per table for one radio (the seed harness and `db check` report them).
     public func rowCounts(_ radio: RadioID) throws(StoreError) -> [String: Int] {
         try database.read("row counts of radio \(radio)") { db in
             var out: [String: Int] = [:]
-            for table in ["contacts", "channels", "messages", "positions", "telemetry_samples", "stats_samples", "remote_sessions", "room_messages"] {
+            for table in ["contacts", "channels", "messages", "positions", "telemetry_samples", "stats_samples", "remote_sessions", "room_messages", "heard_packets"] {
                 out[table] = try Int.fetchOne(cached: db, sql: "SELECT count(*) FROM \(table) WHERE radioId = ?", arguments: [radio.rawValue]) ?? 0
             }
             return out

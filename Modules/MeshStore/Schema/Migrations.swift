@@ -5,7 +5,7 @@ import GRDB
 /// migration appended at the end (Tests/MeshStoreTests/Fixtures holds every earlier schema).
 enum Migrations {
     static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure",
-                              "v7-conversation-activity"]
+                              "v7-conversation-activity", "v8-packet-log"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -16,6 +16,7 @@ enum Migrations {
         m.registerMigration("v5-contacts-removed") { db in try db.execute(sql: v5ContactsRemoved) }
         m.registerMigration("v6-message-failure") { db in try db.execute(sql: v6MessageFailure) }
         m.registerMigration("v7-conversation-activity") { db in try db.execute(sql: v7ConversationActivity) }
+        m.registerMigration("v8-packet-log") { db in try db.execute(sql: v8PacketLog) }
         return m
     }
 
@@ -286,5 +287,31 @@ enum Migrations {
         UPDATE channels SET lastMessageAt = (SELECT max(timestamp) FROM messages WHERE messages.channelId = channels.id);
         CREATE INDEX contacts_activity ON contacts(radioId, lastMessageAt) WHERE lastMessageAt IS NOT NULL;
         CREATE INDEX channels_activity ON channels(radioId, lastMessageAt) WHERE lastMessageAt IS NOT NULL;
+        """
+
+    // The packet log: every packet the radio heard (LOG_RX_DATA). `raw` is the packet; hash
+    // (8 bytes), payload type, route and path repeat parts of it for filters and SQL readers.
+    // `channel` is the radio's slot whose secret opened it, `node` the key of the node it came
+    // from, each when Meshport could tell. Pages run newest first by (heardAt, id), over the
+    // whole log, one payload type, or one node.
+    static let v8PacketLog = """
+        CREATE TABLE heard_packets (
+            id INTEGER PRIMARY KEY,
+            radioId INTEGER NOT NULL REFERENCES radios(id) ON DELETE CASCADE,
+            heardAt INTEGER NOT NULL,
+            snrX4 INTEGER NOT NULL,
+            rssi INTEGER NOT NULL,
+            hash BLOB NOT NULL CHECK (length(hash) = 8),
+            payloadType INTEGER NOT NULL,
+            route INTEGER NOT NULL,
+            path BLOB NOT NULL,
+            raw BLOB NOT NULL,
+            channel INTEGER,
+            node BLOB CHECK (node IS NULL OR length(node) = 32),
+            createdAt INTEGER NOT NULL
+        );
+        CREATE INDEX heard_packets_timeline ON heard_packets(radioId, heardAt, id);
+        CREATE INDEX heard_packets_type ON heard_packets(radioId, payloadType, heardAt, id);
+        CREATE INDEX heard_packets_node ON heard_packets(radioId, node, heardAt, id) WHERE node IS NOT NULL;
         """
 }

@@ -121,20 +121,24 @@ public struct SampleBatch: Hashable, Sendable {
     public var positions: [PositionSample]
     public var telemetry: [TelemetrySample]
     public var stats: [StatsSample]
+    /// The packet log's new rows, in the order heard.
+    public var packets: [HeardPacket]
 
-    public init(positions: [PositionSample] = [], telemetry: [TelemetrySample] = [], stats: [StatsSample] = []) {
+    public init(positions: [PositionSample] = [], telemetry: [TelemetrySample] = [], stats: [StatsSample] = [], packets: [HeardPacket] = []) {
         self.positions = positions
         self.telemetry = telemetry
         self.stats = stats
+        self.packets = packets
     }
 
-    public var count: Int { positions.count + telemetry.count + stats.count }
+    public var count: Int { positions.count + telemetry.count + stats.count + packets.count }
     public var isEmpty: Bool { count == 0 }
 
     mutating func append(_ other: SampleBatch) {
         positions += other.positions
         telemetry += other.telemetry
         stats += other.stats
+        packets += other.packets
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import MeshCodec
 
-/// Positions, telemetry and stats: high-rate rows written by the coalescer in one
+/// Positions, telemetry, stats and heard packets: high-rate rows written by the coalescer in one
 /// transaction per flush, each table's caps enforced before it commits.
 enum SampleWrites {
     static func apply(_ db: Database, radio: RadioID, batch: SampleBatch, limits: StoreLimits, now: Date) throws -> SampleWriteReport {
@@ -29,6 +29,9 @@ enum SampleWrites {
                 """, arguments: [radioId, limits.statsPerNode])
             table.report.trimmed += db.changesCount
         }
+        let packets = try PacketWrites.insert(db, radioId: radioId, packets: batch.packets, cap: limits.packetsPerRadio, now: now)
+        table.report.inserted += packets.inserted
+        table.report.trimmed += packets.trimmed
         return table.report
     }
 

@@ -23,6 +23,7 @@ extension Served {
         addChannelRoutes(radio)
         addRemoteRoutes(radio)
         addSettingsRoutes(radio)
+        addPacketRoutes(radio)
         router.get("/api/**") { request, _ -> Response in throw APIError.notFound("no API route \(request.method) \(request.uri.path)") }
         router.get("/") { request, _ in try staticFiles.response(for: request, metrics: self.metrics) }
         router.get("/**") { request, _ in try staticFiles.response(for: request, metrics: self.metrics) }

@@ -7,6 +7,7 @@ import * as chats from './views/chats.js';
 import * as contacts from './views/contacts.js';
 import * as map from './views/map.js';
 import * as nodes from './views/nodes.js';
+import * as packets from './views/packets.js';
 import * as search from './views/search.js';
 import * as settings from './views/settings.js';
 
@@ -20,6 +21,7 @@ const ROUTES = {
   map: { view: map, tab: 'map' },
   nodes: { view: nodes, tab: 'nodes' },
   node: { view: nodes, tab: 'nodes' },
+  packets: { view: packets, tab: 'packets' },
   search: { view: search, tab: 'search' },
   settings: { view: settings, tab: 'settings' },
 };

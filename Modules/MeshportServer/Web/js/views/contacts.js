@@ -88,7 +88,8 @@ export function mount(app, container, name, params) {
         h('div', { class: 'actions' },
           c.type === 'chat' || c.type === 'room' ? h('a', { class: 'button', href: `#/chat/direct/${c.key}` }, 'Message') : null,
           c.type !== 'chat' ? h('a', { class: 'button', href: `#/node/${c.key}` }, 'Open node') : null,
-          hasPosition ? h('a', { class: 'button secondary', href: `#/map/${c.key}` }, 'Show on map') : null)));
+          hasPosition ? h('a', { class: 'button secondary', href: `#/map/${c.key}` }, 'Show on map') : null,
+          h('a', { class: 'button secondary', href: `#/packets/${c.key}` }, 'Packets heard'))));
     } catch (error) {
       app.report(error);
     }

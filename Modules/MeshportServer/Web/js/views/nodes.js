@@ -56,7 +56,8 @@ function nodeList(app, container) {
 function nodePage(app, container, key) {
   const head = h('header', { class: 'conversation-head' },
     h('a', { class: 'back', href: '#/nodes', 'aria-label': 'Back to nodes' }, '‹'),
-    h('div', {}, h('h2', {}, app.name(key)), h('p', { class: 'subtitle' })));
+    h('div', {}, h('h2', {}, app.name(key)), h('p', { class: 'subtitle' })),
+    h('a', { class: 'button secondary', href: `#/packets/${key}` }, 'Packets heard'));
   const loginCard = h('section', { class: 'card', 'aria-label': 'Login' });
   const status = statusCard(app, key);
   const telemetry = telemetryCard(app, key);
