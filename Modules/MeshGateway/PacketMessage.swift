@@ -56,7 +56,7 @@ public struct PacketMessage: Codable, Hashable, Sendable {
         raw = Hex.encode(heard.payload).uppercased()
         snr = String(heard.snr)
         rssi = String(heard.rssi)
-        hash = communityHash(packet)
+        hash = packet.hashText
         path = packet.route == .direct ? Self.hops(packet.path) : nil
     }
 
