@@ -18,9 +18,10 @@ public actor MQTTClient {
     public private(set) var state: MQTTConnectionState = .connecting(attempt: 0)
     /// Filters the broker refused (SUBACK failure), until subscribed again.
     public private(set) var refusedFilters: Set<String> = []
-    /// The last failure to remove an acknowledged message from the backlog folder (it would be
-    /// sent again by the next process), nil while there was none.
-    public private(set) var persistenceError: MQTTError?
+    /// The last problem that did not stop the client: an acknowledged message that could not be
+    /// removed from the backlog folder (the next process sends it again), or a message Paho
+    /// refused to send (dropped, so it does not hold up the ones behind it). Nil while none.
+    public private(set) var lastError: MQTTError?
 
     private let options: MQTTClientOptions
     private let bridge = PahoBridge()
@@ -59,6 +60,8 @@ public actor MQTTClient {
         var created: MQTTAsync?
         var createOptions = cpaho_create_options()
         createOptions.MQTTVersion = MQTTVERSION_3_1_1
+        // Paho counts queued commands against this even while connected: room for the window.
+        createOptions.maxBufferedMessages = Int32(max(100, 2 * options.inFlightWindow))
         let strings = CCopies()
         let rc = MQTTAsync_createWithOptions(&created, strings.copy(broker.pahoServerURI), strings.copy(clientID),
                                              MQTTCLIENT_PERSISTENCE_NONE, nil, &createOptions)
@@ -130,16 +133,23 @@ public actor MQTTClient {
                          capacity: backlog.capacity, incomingDropped: incomingDropped)
     }
 
-    /// Disconnects cleanly (the broker does not publish the will) and stops reconnecting.
-    /// Unacknowledged QoS 1 messages stay in the backlog folder for the next client.
-    public func close() {
+    /// Disconnects cleanly, so the broker does not publish the will, and stops reconnecting;
+    /// waits at most a second for the DISCONNECT to go out. Unacknowledged QoS 1 messages stay
+    /// in the backlog folder for the next client. (A client released without `close()` drops
+    /// its connection like a dead process: the broker publishes the will.)
+    public func close() async {
         guard let handle else { return }
         retryTask?.cancel()
         eventTask?.cancel()
         var disconnect = cpaho_disconnect_options()
         disconnect.timeout = 1000
-        // A client that was never connected has nothing to disconnect: that refusal is expected.
-        _ = MQTTAsync_disconnect(handle.pointer, &disconnect)
+        if MQTTAsync_disconnect(handle.pointer, &disconnect) == MQTTASYNC_SUCCESS {
+            for _ in 0..<100 where MQTTAsync_isConnected(handle.pointer) != 0 {
+                do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
+            }
+        }
+        // Another call may have closed it while this one waited.
+        guard self.handle != nil else { return }
         var destroyed: MQTTAsync? = handle.pointer
         MQTTAsync_destroy(&destroyed)
         self.handle = nil
@@ -255,7 +265,7 @@ public actor MQTTClient {
         case .published(let sequence, _):
             inFlight.remove(sequence)
             delivered += 1
-            do { try backlog.remove(sequence) } catch { persistenceError = error }
+            do { try backlog.remove(sequence) } catch { lastError = error }
             pump()
         case .publishFailed(let sequence, let epoch):
             // Sent again from the oldest unacknowledged message once connected again.
@@ -291,7 +301,11 @@ public actor MQTTClient {
             guard rc == MQTTASYNC_SUCCESS else {
                 // Paho did not take the call, so it calls neither callback.
                 _ = PahoTicket.take(response.context)
-                return   // disconnected meanwhile: the connection-lost event resends from the oldest
+                // Disconnected meanwhile: the connection-lost event resends from the oldest.
+                if rc == MQTTASYNC_DISCONNECTED { return }
+                lastError = .library(operation: "send a message to \(entry.message.topic)", code: rc)
+                do { try backlog.remove(entry.sequence) } catch { lastError = error }
+                continue
             }
             inFlight.insert(entry.sequence)
             cursor = entry.sequence + 1

@@ -9,8 +9,15 @@ import Testing
     @Test func qos1MessagesArriveInOrderAcrossABrokerKilledMidStream() async throws {
         let broker = try await MosquittoProcess()
         let peer = try await MosquittoSubscriber(broker, filters: ["test/stream"], sessionID: "peer-stream")
-        try await Task.sleep(for: .seconds(1.5))   // the broker saves the peer's session every second
+        try await broker.waitUntilSaved(after: Date())   // the peer's session survives the kill
         let client = try makeClient(broker.url())
+        let states = await client.stateUpdates()
+        let sawLoss = Task {
+            for await state in states {
+                if case .waiting(.connectionLost, _) = state { return true }
+            }
+            return false
+        }
         await client.start()
         #expect(await waitForState(client, isConnected) == .connected)
         let count = 80
@@ -30,12 +37,13 @@ import Testing
         let stats = await client.stats
         #expect(stats.dropped == 0)
         await client.close()
+        #expect(await sawLoss.value)
     }
 
     @Test func aFullBacklogDropsTheOldestAndCountsThem() async throws {
         let broker = try await MosquittoProcess()
         let peer = try await MosquittoSubscriber(broker, filters: ["test/backlog"], sessionID: "peer-backlog")
-        try await Task.sleep(for: .seconds(1.5))
+        try await broker.waitUntilSaved(after: Date())
         await broker.kill9()
         let folder = TempDir()
         let client = try makeClient(broker.url(), capacity: 10, folder: folder.url)
@@ -58,7 +66,7 @@ import Testing
     @Test func theBacklogFolderCarriesMessagesToTheNextProcess() async throws {
         let broker = try await MosquittoProcess()
         let peer = try await MosquittoSubscriber(broker, filters: ["test/carried"], sessionID: "peer-carried")
-        try await Task.sleep(for: .seconds(1.5))
+        try await broker.waitUntilSaved(after: Date())
         await broker.kill9()
         let folder = TempDir()
         let first = try makeClient(broker.url(), id: "carrier", folder: folder.url)
@@ -91,5 +99,20 @@ import Testing
         kill(process.processIdentifier, SIGKILL)
         #expect(await waitForExit(process, within: 10))
         #expect(await peer.waitUntil { $0.contains("test/will offline") }.contains("test/will offline"))
+    }
+
+    @Test func aCleanCloseLeavesTheWillUnpublished() async throws {
+        let broker = try await MosquittoProcess()
+        let peer = try await MosquittoSubscriber(broker, filters: ["test/will", "test/last"])
+        let client = try makeClient(broker.url(), will: MQTTMessage(topic: "test/will", text: "offline"))
+        await client.start()
+        #expect(await waitForState(client, isConnected) == .connected)
+        await client.close()
+        #expect(await client.state == .closed)
+        // Published after the close, by another client: once it is in, a will would have been too.
+        try await publishWithTool(broker, topic: "test/last", text: "after")
+        let lines = await peer.waitUntil { $0.contains("test/last after") }
+        #expect(lines.contains("test/last after"))
+        #expect(!lines.contains("test/will offline"))
     }
 }

@@ -109,6 +109,21 @@ public final class MosquittoProcess: @unchecked Sendable {
         lock.withLock { self.process = nil }
     }
 
+    /// Waits until mosquitto has saved its state (sessions, queued messages; every second, see
+    /// its config) after `since`, so a SIGKILL from now on loses none of it.
+    public func waitUntilSaved(after since: Date, within seconds: Double = 15) async throws {
+        let database = folder.path("data") + "/mosquitto.db"
+        let saved = await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let modified = modificationDate(database), modified > since { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        guard saved else { throw ProcessFailure("mosquitto did not save its state within \(seconds) s") }
+    }
+
     /// What mosquitto logged so far.
     public var log: String {
         do { return try String(contentsOfFile: folder.path("mosquitto.log"), encoding: .utf8) } catch { return "(no log: \(error))" }
@@ -227,6 +242,15 @@ public func freeLoopbackPort() throws -> UInt16 {
     }
     guard bound else { throw ProcessFailure("binding a free loopback port: errno \(errno)") }
     return UInt16(bigEndian: address.sin_port)
+}
+
+/// When the file at `path` was last written; nil while it does not exist yet.
+private func modificationDate(_ path: String) -> Date? {
+    do {
+        return try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    } catch {
+        return nil   // not written yet
+    }
 }
 
 /// Whether 127.0.0.1:`port` accepts a TCP connection now.
