@@ -113,4 +113,33 @@ import Testing
         #expect(first?.text == "delivered")
         await client.close()
     }
+
+    @Test func aSharedSubscriptionSplitsMessagesBetweenItsMembers() async throws {
+        let broker = try await MosquittoProcess()
+        let members = try [makeClient(broker.url()), makeClient(broker.url())]
+        for member in members {
+            try await member.subscribe("$share/ingest/test/shared")
+            await member.start()
+            #expect(await waitForState(member, isConnected) == .connected)
+        }
+        let publisher = try makeClient(broker.url())
+        await publisher.start()
+        for index in 0..<20 { try await publisher.publish(MQTTMessage(topic: "test/shared", text: "\(index)")) }
+        // Each member reads its share; together they have every message exactly once.
+        let counts = await withTaskGroup(of: [Int].self) { group in
+            for member in members {
+                group.addTask {
+                    var got: [Int] = []
+                    while let message = await nextMessage(member, within: 3) { got.append(Int(message.text) ?? -1) }
+                    return got
+                }
+            }
+            var all: [[Int]] = []
+            for await got in group { all.append(got) }
+            return all
+        }
+        #expect(counts.flatMap { $0 }.sorted() == Array(0..<20))
+        #expect(counts.allSatisfy { !$0.isEmpty })
+        for client in members + [publisher] { await client.close() }
+    }
 }
