@@ -15,7 +15,7 @@ public actor MQTTClient {
     public let clientID: String
     /// Messages from the broker on the filters given to `subscribe`.
     public nonisolated let messages: AsyncStream<MQTTMessage>
-    public private(set) var state: MQTTConnectionState = .connecting(attempt: 0)
+    public private(set) var state: MQTTConnectionState = .idle
     /// Filters the broker refused (SUBACK failure), until subscribed again.
     public private(set) var refusedFilters: Set<String> = []
     /// The last problem that did not stop the client: an acknowledged message that could not be

@@ -1,6 +1,8 @@
 /// Where a client's connection to its broker stands; every change goes out on
 /// `MQTTClient.stateUpdates()`.
 public enum MQTTConnectionState: Sendable, Equatable, CustomStringConvertible {
+    /// Created, `start()` not called yet.
+    case idle
     /// Connection attempt number `attempt` (1 after start, counting up until one succeeds).
     case connecting(attempt: Int)
     case connected
@@ -11,6 +13,7 @@ public enum MQTTConnectionState: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .idle: "not started"
         case .connecting(let attempt): "connecting (attempt \(attempt))"
         case .connected: "connected"
         case .waiting(let error, let retryIn): "\(error) Next attempt in \(retryIn)."

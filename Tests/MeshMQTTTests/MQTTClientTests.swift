@@ -142,4 +142,20 @@ import Testing
         #expect(counts.allSatisfy { !$0.isEmpty })
         for client in members + [publisher] { await client.close() }
     }
+
+    @Test func aBrokerThatIsNotThereIsUnreachableAndRetried() async throws {
+        let port = try freeLoopbackPort()   // nothing listens there
+        let client = try makeClient("mqtt://127.0.0.1:\(port)")
+        #expect(await client.state == .idle)
+        await client.start()
+        let state = await waitForState(client) { if case .waiting = $0 { true } else { false } }
+        guard case .waiting(.unreachable(let broker, _), let retryIn) = state else {
+            Issue.record("expected the broker to be unreachable, got \(String(describing: state))")
+            return
+        }
+        #expect(broker == "mqtt://127.0.0.1:\(port)")
+        #expect(retryIn == .milliseconds(200))
+        #expect(await waitForState(client) { $0 == .connecting(attempt: 2) } != nil)
+        await client.close()
+    }
 }

@@ -20,7 +20,7 @@ do {
             FileHandle.standardOutput.write(Data("connected\n".utf8))
         case .waiting(let error, _):
             FileHandle.standardError.write(Data("\(error)\n".utf8))
-        case .connecting, .closed:
+        case .idle, .connecting, .closed:
             break
         }
     }
