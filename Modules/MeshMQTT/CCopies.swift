@@ -13,7 +13,9 @@ final class CCopies {
 
     func copy(bytes: [UInt8]) -> UnsafeRawPointer? {
         guard !bytes.isEmpty, let pointer = malloc(bytes.count) else { return nil }
-        bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { pointer.copyMemory(from: base, byteCount: source.count) }
+        }
         pointers.append(pointer)
         return UnsafeRawPointer(pointer)
     }
