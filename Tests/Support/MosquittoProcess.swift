@@ -77,7 +77,7 @@ public final class MosquittoProcess: @unchecked Sendable {
     }
 
     deinit {
-        if let process = lock.withLock({ process }) { stopInBackground(process, name: "mosquitto", keeping: folder) }
+        if let process = lock.withLock({ process }) { killInBackground(process, keeping: folder) }
     }
 
     /// Starts mosquitto and waits (at most 15 s) until all three ports accept connections.
@@ -187,7 +187,7 @@ public final class MosquittoSubscriber: @unchecked Sendable {
         throw ProcessFailure("mosquitto_sub did not receive its probe within 10 s")
     }
 
-    deinit { stopInBackground(process, name: "mosquitto_sub") }
+    deinit { killInBackground(process) }
 
     /// Every line received, probes left out.
     public var received: [String] {
@@ -224,6 +224,21 @@ public func publishWithTool(_ broker: MosquittoProcess, topic: String, text: Str
         try runTool("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.plainPort), "-u", user,
                                                "-P", MosquittoProcess.users[user] ?? "", "-q", "1", "-t", topic, "-m", text])
     }
+}
+
+/// SIGKILL now; a thread of its own waits for the exit, then releases `keeping` (the child's
+/// folder). Not SIGTERM: a child inherits the signal mask of the test thread that started it,
+/// SIGTERM is blocked there, and mosquitto (which only unblocks what was unblocked at its
+/// start) would never see it. The test brokers keep nothing worth a clean shutdown.
+func killInBackground(_ process: Process, keeping: (any Sendable)? = nil) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGKILL)
+    let child = ChildProcess(process)
+    Thread {
+        let deadline = Date().addingTimeInterval(10)
+        while child.process.isRunning, Date() < deadline { usleep(20_000) }
+        withExtendedLifetime(keeping) {}
+    }.start()
 }
 
 /// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
