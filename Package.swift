@@ -192,6 +192,13 @@ var targets: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ],
         path: "Tests/MeshportServerTests", swiftSettings: strict),
+    // MQTT: Eclipse Paho's asynchronous C client (libpaho-mqtt3as: TLS, WebSockets) through a
+    // system library; MeshMQTT wraps it in an actor with its own bounded backlog (Docs/mqtt.md).
+    .systemLibrary(name: "CPahoMQTT", path: "Modules/CPahoMQTT", providers: [.apt(["libpaho-mqtt-dev"])]),
+    .target(name: "MeshMQTT", dependencies: ["CPahoMQTT"], path: "Modules/MeshMQTT", swiftSettings: strict),
+    .testTarget(name: "MeshMQTTTests", dependencies: ["MeshMQTT", "MeshportTestSupport"], path: "Tests/MeshMQTTTests", swiftSettings: strict),
+    // A client that connects with a last will and waits to be killed (MeshMQTTTests).
+    .executableTarget(name: "MeshportTestMQTTWill", dependencies: ["MeshMQTT"], path: "Tests/Tools/TestMQTTWill", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
     .executableTarget(
         name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],

@@ -42,6 +42,9 @@ RULES = {
     "CBluetooth": ("system library", set(), set()),
     "CLibUSB": ("system library", set(), set()),
     "CUSBFS": ("system library", set(), set()),
+    # MQTT: a broker client on Paho; nothing of the project, so any layer above may use it.
+    "CPahoMQTT": ("system library", set(), set()),
+    "MeshMQTT": ("mqtt", {"CPahoMQTT"}, SYSTEM),
     # Transport: the host side of the ABI; no services, no store.
     "MeshTransport": ("transport", {"MeshCodec", "MeshDriverABI", "MeshTransportURL"}, SYSTEM),
     # Store: no transport, no services.

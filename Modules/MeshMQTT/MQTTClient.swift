@@ -1,0 +1,340 @@
+import CPahoMQTT
+import Foundation
+
+/// One connection to one broker through Paho's asynchronous client (libpaho-mqtt3as).
+///
+/// `start()` connects and keeps reconnecting with backoff for as long as the client lives;
+/// every state change goes out on `stateUpdates()`. `publish` never waits for the broker: the
+/// message joins the backlog (Backlog.swift) and goes out in order while connected, at most
+/// `inFlightWindow` unacknowledged at a time; a message leaves the backlog when the broker
+/// acknowledges it, so a lost connection resends from the oldest unacknowledged one (QoS 1:
+/// at least once, duplicates possible). Subscriptions are made again on every connection.
+/// Paho calls back on its own threads; `PahoBridge` turns each call into a value for this actor.
+public actor MQTTClient {
+    public let broker: MQTTBrokerURL
+    public let clientID: String
+    /// Messages from the broker on the filters given to `subscribe`.
+    public nonisolated let messages: AsyncStream<MQTTMessage>
+    public private(set) var state: MQTTConnectionState = .idle
+    /// Filters the broker refused (SUBACK failure), until subscribed again.
+    public private(set) var refusedFilters: Set<String> = []
+    /// The last problem that did not stop the client: an acknowledged message that could not be
+    /// removed from the backlog folder (the next process sends it again), or a message Paho
+    /// refused to send (dropped, so it does not hold up the ones behind it). Nil while none.
+    public private(set) var lastError: MQTTError?
+
+    private let options: MQTTClientOptions
+    private let bridge = PahoBridge()
+    private let incoming: AsyncStream<MQTTMessage>.Continuation
+    private var handle: PahoHandle?
+    private var backlog: Backlog
+    private var username: String?
+    private var password: String?
+    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    private var stateListeners: [UUID: AsyncStream<MQTTConnectionState>.Continuation] = [:]
+    private var eventTask: Task<Void, Never>?
+    private var retryTask: Task<Void, Never>?
+    private var attempt = 0
+    private var failures = 0
+    private var connected = false
+    /// Counts connections; a publish callback from an earlier one is stale.
+    private var epoch = 0
+    private var inFlight: Set<UInt64> = []
+    /// The lowest sequence not yet sent on the current connection.
+    private var cursor: UInt64 = 0
+    private var delivered = 0
+    private var incomingDropped = 0
+
+    /// Creates the client and loads the backlog a previous process left; nothing is sent
+    /// before `start()`.
+    public init(broker: MQTTBrokerURL, options: MQTTClientOptions) throws(MQTTError) {
+        self.broker = broker
+        self.options = options
+        clientID = broker.clientID ?? options.clientID
+        username = broker.username
+        password = broker.password
+        backlog = try Backlog(capacity: options.backlogCapacity, folder: options.backlogFolder)
+        let buffer = max(1, options.incomingBuffer)
+        (messages, incoming) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingOldest(buffer))
+
+        var created: MQTTAsync?
+        var createOptions = cpaho_create_options()
+        createOptions.MQTTVersion = MQTTVERSION_3_1_1
+        // Paho counts queued commands against this even while connected: room for the window.
+        createOptions.maxBufferedMessages = Int32(max(100, 2 * options.inFlightWindow))
+        let strings = CCopies()
+        let rc = MQTTAsync_createWithOptions(&created, strings.copy(broker.pahoServerURI), strings.copy(clientID),
+                                             MQTTCLIENT_PERSISTENCE_NONE, nil, &createOptions)
+        guard rc == MQTTASYNC_SUCCESS, let created else { throw .library(operation: "create a client for \(broker)", code: rc) }
+        handle = PahoHandle(pointer: created)
+        let callbacks = MQTTAsync_setCallbacks(created, bridge.context, PahoCallbacks.connectionLost, PahoCallbacks.messageArrived, nil)
+        guard callbacks == MQTTASYNC_SUCCESS else { throw .library(operation: "set the client's callbacks", code: callbacks) }
+    }
+
+    deinit {
+        if let handle {
+            var destroyed: MQTTAsync? = handle.pointer
+            MQTTAsync_destroy(&destroyed)
+        }
+        bridge.finish()
+        incoming.finish()
+        for listener in stateListeners.values { listener.finish() }
+    }
+
+    /// Starts connecting; reconnects by itself from then on.
+    public func start() {
+        guard eventTask == nil, handle != nil else { return }
+        let events = bridge.events
+        eventTask = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        connect()
+    }
+
+    /// Each state from now on, starting with the current one.
+    public func stateUpdates() -> AsyncStream<MQTTConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MQTTConnectionState.self)
+        let id = UUID()
+        stateListeners[id] = continuation
+        continuation.yield(state)
+        if state == .closed { continuation.finish() }
+        continuation.onTermination = { _ in Task { await self.removeListener(id) } }
+        return stream
+    }
+
+    /// Credentials for the next connection attempt (a renewed token is a new password); the
+    /// current connection, if any, keeps the ones it was made with.
+    public func updateCredentials(username: String?, password: String?) {
+        self.username = username
+        self.password = password
+    }
+
+    /// Queues `message` for the broker. Throws when the topic is not valid, the client is
+    /// closed, or a QoS 1 message cannot be written to the backlog folder.
+    public func publish(_ message: MQTTMessage) throws(MQTTError) {
+        guard handle != nil else { throw .closed }
+        try TopicRules.checkTopic(message.topic)
+        try backlog.append(message)
+        pump()
+    }
+
+    /// Subscribes to `filter` now (if connected) and on every later connection. Shared
+    /// subscriptions (`$share/GROUP/FILTER`) are passed through as they are.
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws(MQTTError) {
+        guard handle != nil else { throw .closed }
+        try TopicRules.checkFilter(filter)
+        subscriptions.removeAll { $0.filter == filter }
+        subscriptions.append((filter, qos))
+        if connected { sendSubscribe(filter, qos: qos) }
+    }
+
+    public var stats: MQTTBacklogStats {
+        MQTTBacklogStats(queued: backlog.count, inFlight: inFlight.count, delivered: delivered, dropped: backlog.dropped,
+                         capacity: backlog.capacity, incomingDropped: incomingDropped)
+    }
+
+    /// Disconnects cleanly, so the broker does not publish the will, and stops reconnecting;
+    /// waits at most a second for the DISCONNECT to go out. Unacknowledged QoS 1 messages stay
+    /// in the backlog folder for the next client. (A client released without `close()` drops
+    /// its connection like a dead process: the broker publishes the will.)
+    public func close() async {
+        guard let handle else { return }
+        retryTask?.cancel()
+        eventTask?.cancel()
+        var disconnect = cpaho_disconnect_options()
+        disconnect.timeout = 1000
+        if MQTTAsync_disconnect(handle.pointer, &disconnect) == MQTTASYNC_SUCCESS {
+            for _ in 0..<100 where MQTTAsync_isConnected(handle.pointer) != 0 {
+                do { try await Task.sleep(for: .milliseconds(10)) } catch { break }
+            }
+        }
+        // Another call may have closed it while this one waited.
+        guard self.handle != nil else { return }
+        var destroyed: MQTTAsync? = handle.pointer
+        MQTTAsync_destroy(&destroyed)
+        self.handle = nil
+        connected = false
+        setState(.closed)
+        bridge.finish()
+        incoming.finish()
+        for listener in stateListeners.values { listener.finish() }
+        stateListeners = [:]
+    }
+
+    // MARK: - Connecting
+
+    private func connect() {
+        guard let handle else { return }
+        attempt += 1
+        setState(.connecting(attempt: attempt))
+        bridge.tlsError.withLock { $0 = nil }
+        let strings = CCopies()
+        var connect = broker.scheme.usesWebSocket ? cpaho_connect_options_ws() : cpaho_connect_options()
+        connect.keepAliveInterval = Int32(broker.keepAliveSeconds)
+        connect.cleansession = 1
+        connect.MQTTVersion = MQTTVERSION_3_1_1
+        connect.automaticReconnect = 0
+        connect.connectTimeout = Int32(max(1, options.connectTimeout.components.seconds))
+        connect.username = strings.copy(username)
+        connect.password = strings.copy(password)
+        connect.context = bridge.context
+        connect.onSuccess = PahoCallbacks.connected
+        connect.onFailure = PahoCallbacks.connectFailed
+
+        // The will and TLS options are pointed to from `connect`, so they get fixed addresses.
+        let will = UnsafeMutablePointer<MQTTAsync_willOptions>.allocate(capacity: 1)
+        let ssl = UnsafeMutablePointer<MQTTAsync_SSLOptions>.allocate(capacity: 1)
+        defer {
+            will.deallocate()
+            ssl.deallocate()
+        }
+        will.initialize(to: cpaho_will_options())
+        ssl.initialize(to: cpaho_ssl_options())
+        if let message = options.will {
+            will.pointee.topicName = strings.copy(message.topic)
+            will.pointee.qos = message.qos.rawValue
+            will.pointee.retained = message.retain ? 1 : 0
+            // Binary payload (struct version 1); Paho copies it during the connect call.
+            will.pointee.payload.len = Int32(message.payload.count)
+            will.pointee.payload.data = strings.copy(bytes: message.payload)
+            connect.will = will
+        }
+        if broker.scheme.usesTLS {
+            ssl.pointee.trustStore = strings.copy(broker.caFile)
+            ssl.pointee.enableServerCertAuth = 1
+            ssl.pointee.verify = 1
+            ssl.pointee.ssl_error_cb = PahoCallbacks.tlsError
+            ssl.pointee.ssl_error_context = bridge.context
+            connect.ssl = ssl
+        }
+        let rc = MQTTAsync_connect(handle.pointer, &connect)
+        if rc != MQTTASYNC_SUCCESS {
+            scheduleRetry(after: .library(operation: "start connecting to \(broker)", code: rc))
+        }
+    }
+
+    private func scheduleRetry(after error: MQTTError) {
+        guard handle != nil else { return }
+        connected = false
+        failures += 1
+        let exponent = min(failures - 1, 16)
+        let delay = min(options.retryMax, options.retryMin * (1 << exponent))
+        setState(.waiting(error: error, retryIn: delay))
+        retryTask?.cancel()
+        retryTask = Task { [weak self] in
+            do { try await Task.sleep(for: delay) } catch { return }
+            await self?.connect()
+        }
+    }
+
+    /// Paho's report of a failed attempt as the error a person can act on.
+    private func connectError(code: Int32, detail: String?) -> MQTTError {
+        let name = broker.description
+        switch code {
+        case 1: return .protocolRejected(broker: name)
+        case 2: return .clientIDRejected(broker: name, clientID: clientID)
+        case 3: return .serverUnavailable(broker: name)
+        case 4: return .badCredentials(broker: name, username: username)
+        case 5: return .notAuthorized(broker: name, username: username)
+        default:
+            if let tls = bridge.tlsError.withLock({ $0 }) { return .tls(broker: name, detail: tls) }
+            return .unreachable(broker: name, detail: detail ?? "Paho return code \(code)")
+        }
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: PahoEvent) {
+        switch event {
+        case .connected:
+            connected = true
+            failures = 0
+            attempt = 0
+            epoch += 1
+            inFlight = []
+            cursor = backlog.oldestSequence
+            setState(.connected)
+            for subscription in subscriptions { sendSubscribe(subscription.filter, qos: subscription.qos) }
+            pump()
+        case .connectFailed(let code, let detail):
+            scheduleRetry(after: connectError(code: code, detail: detail))
+        case .connectionLost(let cause):
+            epoch += 1
+            inFlight = []
+            scheduleRetry(after: .connectionLost(broker: broker.description, detail: cause ?? "the broker closed the connection"))
+        case .published(let sequence, _):
+            inFlight.remove(sequence)
+            delivered += 1
+            do { try backlog.remove(sequence) } catch { lastError = error }
+            pump()
+        case .publishFailed(let sequence, let epoch):
+            // Sent again from the oldest unacknowledged message once connected again.
+            guard epoch == self.epoch, inFlight.remove(sequence) != nil else { return }
+            cursor = min(cursor, sequence)
+            pump()
+        case .subscribed(let filter):
+            refusedFilters.remove(filter)
+        case .subscribeRefused(let filter):
+            refusedFilters.insert(filter)
+        case .message(let message):
+            if case .dropped = incoming.yield(message) { incomingDropped += 1 }
+        }
+    }
+
+    /// Sends backlog messages in order while the window has room.
+    private func pump() {
+        guard connected, let handle else { return }
+        while inFlight.count < max(1, options.inFlightWindow), let entry = backlog.first(from: cursor) {
+            let ticket = PahoTicket(bridge: bridge, purpose: .publish(sequence: entry.sequence, epoch: epoch))
+            var response = cpaho_response_options()
+            response.onSuccess = PahoCallbacks.succeeded
+            response.onFailure = PahoCallbacks.failed
+            response.context = ticket.retainedContext
+            var message = cpaho_message()
+            message.qos = entry.message.qos.rawValue
+            message.retained = entry.message.retain ? 1 : 0
+            let rc = entry.message.payload.withUnsafeBytes { bytes in
+                message.payload = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
+                message.payloadlen = Int32(bytes.count)
+                return MQTTAsync_sendMessage(handle.pointer, entry.message.topic, &message, &response)
+            }
+            guard rc == MQTTASYNC_SUCCESS else {
+                // Paho did not take the call, so it calls neither callback.
+                _ = PahoTicket.take(response.context)
+                // Disconnected meanwhile: the connection-lost event resends from the oldest.
+                if rc == MQTTASYNC_DISCONNECTED { return }
+                lastError = .library(operation: "send a message to \(entry.message.topic)", code: rc)
+                do { try backlog.remove(entry.sequence) } catch { lastError = error }
+                continue
+            }
+            inFlight.insert(entry.sequence)
+            cursor = entry.sequence + 1
+        }
+    }
+
+    private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
+        guard let handle else { return }
+        let ticket = PahoTicket(bridge: bridge, purpose: .subscribe(filter: filter))
+        var response = cpaho_response_options()
+        response.onSuccess = PahoCallbacks.succeeded
+        response.onFailure = PahoCallbacks.failed
+        response.context = ticket.retainedContext
+        if MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response) != MQTTASYNC_SUCCESS {
+            _ = PahoTicket.take(response.context)
+            refusedFilters.insert(filter)
+        }
+    }
+
+    private func setState(_ newState: MQTTConnectionState) {
+        state = newState
+        for listener in stateListeners.values { listener.yield(newState) }
+    }
+
+    private func removeListener(_ id: UUID) { stateListeners[id] = nil }
+}
+
+/// Paho's client handle. Paho locks inside every call, so the handle may be used from any
+/// thread; only this actor (and its deinit) uses it.
+struct PahoHandle: @unchecked Sendable {
+    let pointer: MQTTAsync
+}

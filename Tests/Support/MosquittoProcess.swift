@@ -1,0 +1,299 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Debian's `mosquitto` in a folder of its own, listening on free loopback ports: plain MQTT,
+/// MQTT over TLS (a CA and a server certificate for 127.0.0.1 made with openssl) and
+/// WebSockets. Anonymous clients are refused; `users` are in a password file made with
+/// `mosquitto_passwd`, and an ACL limits each one (`aclRules`). It can be killed with SIGKILL
+/// and started again on the same ports and persistence folder. Stopped when released.
+public final class MosquittoProcess: @unchecked Sendable {
+    public static let users = ["meshport": "meshport-secret", "reader": "reader-secret", "limited": "limited-secret"]
+    /// meshport writes and reads `test/#`; reader reads everything; limited only `allowed/#`.
+    static let aclRules = """
+        user meshport
+        topic readwrite test/#
+
+        user reader
+        topic read #
+
+        user limited
+        topic readwrite allowed/#
+
+        """
+
+    public let folder = TempDir()
+    public let plainPort: UInt16
+    public let tlsPort: UInt16
+    public let webSocketPort: UInt16
+    /// The CA that signed the broker's certificate, for `?ca=`.
+    public var caFile: String { folder.path("ca.pem") }
+    private let lock = NSLock()
+    private var process: Process?
+
+    public init() async throws {
+        plainPort = try freeLoopbackPort()
+        tlsPort = try freeLoopbackPort()
+        webSocketPort = try freeLoopbackPort()
+        try await offPool { [folder, plainPort, tlsPort, webSocketPort] in
+            try Self.writeCertificates(in: folder)
+            var first = true
+            for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
+                try runTool("/usr/bin/mosquitto_passwd", ["-b"] + (first ? ["-c"] : []) + [folder.path("passwd"), user, password])
+                first = false
+            }
+            try Data(Self.aclRules.utf8).write(to: folder.url.appendingPathComponent("acl"))
+            try FileManager.default.createDirectory(atPath: folder.path("data"), withIntermediateDirectories: true)
+            let config = """
+                per_listener_settings false
+                allow_anonymous false
+                password_file \(folder.path("passwd"))
+                acl_file \(folder.path("acl"))
+                persistence true
+                persistence_location \(folder.path("data"))/
+                autosave_interval 1
+                log_dest file \(folder.path("mosquitto.log"))
+                log_type error
+                log_type warning
+                log_type notice
+                log_type information
+                listener \(plainPort) 127.0.0.1
+                listener \(tlsPort) 127.0.0.1
+                cafile \(folder.path("ca.pem"))
+                certfile \(folder.path("server.pem"))
+                keyfile \(folder.path("server.key"))
+                listener \(webSocketPort) 127.0.0.1
+                protocol websockets
+
+                """
+            // Mosquitto 2.0.11 opens its WebSocket listener on every interface (it does not pass
+            // the listener's address to libwebsockets); the tests only ever connect to 127.0.0.1.
+            // As root, mosquitto would switch to its own user, which cannot read this folder.
+            let user = getuid() == 0 ? "user root\n" : ""
+            try Data((user + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
+        }
+        try await start()
+    }
+
+    deinit {
+        if let process = lock.withLock({ process }) { killInBackground(process, keeping: folder) }
+    }
+
+    /// Starts mosquitto and waits (at most 15 s) until all three ports accept connections.
+    public func start() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        process.arguments = ["-c", folder.path("mosquitto.conf")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        lock.withLock { self.process = process }
+        let ports = [plainPort, tlsPort, webSocketPort]
+        let up = await offPool {
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                if ports.allSatisfy(acceptsConnections) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        guard up else { throw ProcessFailure("mosquitto did not open its ports within 15 s: \(log)") }
+    }
+
+    /// SIGKILL, as a crash or a power cut would stop it, and waits until it is gone.
+    public func kill9() async {
+        guard let process = lock.withLock({ self.process }) else { return }
+        kill(process.processIdentifier, SIGKILL)
+        await waitForExit(process, within: 10)
+        lock.withLock { self.process = nil }
+    }
+
+    /// Waits until mosquitto has saved its state (sessions, queued messages; every second, see
+    /// its config) after `since`, so a SIGKILL from now on loses none of it.
+    public func waitUntilSaved(after since: Date, within seconds: Double = 15) async throws {
+        let database = folder.path("data") + "/mosquitto.db"
+        let saved = await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let modified = modificationDate(database), modified > since { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        guard saved else { throw ProcessFailure("mosquitto did not save its state within \(seconds) s") }
+    }
+
+    /// What mosquitto logged so far.
+    public var log: String {
+        do { return try String(contentsOfFile: folder.path("mosquitto.log"), encoding: .utf8) } catch { return "(no log: \(error))" }
+    }
+
+    /// The URL of a listener with the credentials of `user` (one of `users`; nil: anonymous).
+    public func url(_ scheme: String = "mqtt", user: String? = "meshport", password: String? = nil, query: String = "") -> String {
+        let port = switch scheme {
+        case "mqtts", "wss": tlsPort
+        case "ws": webSocketPort
+        default: plainPort
+        }
+        var credentials = ""
+        if let user { credentials = "\(user):\(password ?? Self.users[user] ?? "")@" }
+        let path = scheme.hasPrefix("ws") ? "/mqtt" : ""
+        return "\(scheme)://\(credentials)127.0.0.1:\(port)\(path)\(query.isEmpty ? "" : "?" + query)"
+    }
+
+    private static func writeCertificates(in folder: TempDir) throws {
+        let openssl = "/usr/bin/openssl"
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try runTool(openssl, ["req", "-x509"] + ec + ["-keyout", folder.path("ca.key"), "-out", folder.path("ca.pem"),
+                                                    "-days", "2", "-subj", "/CN=Meshport test CA"])
+        try runTool(openssl, ["req"] + ec + ["-keyout", folder.path("server.key"), "-out", folder.path("server.csr"),
+                                           "-subj", "/CN=127.0.0.1"])
+        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: folder.url.appendingPathComponent("server.ext"))
+        try runTool(openssl, ["x509", "-req", "-in", folder.path("server.csr"), "-CA", folder.path("ca.pem"),
+                              "-CAkey", folder.path("ca.key"), "-CAcreateserial", "-out", folder.path("server.pem"),
+                              "-days", "2", "-extfile", folder.path("server.ext")])
+    }
+}
+
+/// `mosquitto_sub -v` as an independent peer: every message on `filters` as a "topic payload"
+/// line. A persistent session (`sessionID`) keeps QoS 1 messages for it while it is away
+/// (across a broker restart too, since the broker saves its sessions every second).
+public final class MosquittoSubscriber: @unchecked Sendable {
+    private let process = Process()
+    private let out: PipeReader
+    private let broker: MosquittoProcess
+    private let probeTopic = "test/probe/\(UUID().uuidString)"
+
+    public init(_ broker: MosquittoProcess, filters: [String], user: String = "reader", sessionID: String? = nil) async throws {
+        self.broker = broker
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        var arguments = ["-h", "127.0.0.1", "-p", String(broker.plainPort), "-u", user, "-P", MosquittoProcess.users[user] ?? "",
+                         "-v", "-q", "1", "-t", probeTopic]
+        for filter in filters { arguments += ["-t", filter] }
+        if let sessionID { arguments += ["-c", "-i", sessionID] }
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        out = PipeReader(pipe.fileHandleForReading)
+        try process.run()
+        // Subscribed once a probe published after it comes back.
+        let topic = probeTopic
+        for _ in 0..<50 {
+            try await publishWithTool(broker, topic: probeTopic, text: "probe")
+            if await lines(within: 0.2, where: { $0.hasPrefix(topic) }).count > 0 { return }
+        }
+        throw ProcessFailure("mosquitto_sub did not receive its probe within 10 s")
+    }
+
+    deinit { killInBackground(process) }
+
+    /// Every line received, probes left out.
+    public var received: [String] {
+        out.current.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(probeTopic) }
+    }
+
+    /// Waits until `predicate` holds for the received lines (at most `seconds`); returns them.
+    @discardableResult
+    public func waitUntil(within seconds: Double = 20, _ predicate: @escaping @Sendable ([String]) -> Bool) async -> [String] {
+        await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline, !predicate(self.received) { usleep(20_000) }
+            return self.received
+        }
+    }
+
+    private func lines(within seconds: Double, where match: @escaping @Sendable (String) -> Bool) async -> [String] {
+        await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            var found: [String] = []
+            repeat {
+                found = self.out.current.split(separator: "\n").map(String.init).filter(match)
+                if !found.isEmpty { break }
+                usleep(20_000)
+            } while Date() < deadline
+            return found
+        }
+    }
+}
+
+/// Publishes one message with `mosquitto_pub` as `user` (one of `MosquittoProcess.users`).
+public func publishWithTool(_ broker: MosquittoProcess, topic: String, text: String, user: String = "meshport") async throws {
+    try await offPool {
+        try runTool("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.plainPort), "-u", user,
+                                               "-P", MosquittoProcess.users[user] ?? "", "-q", "1", "-t", topic, "-m", text])
+    }
+}
+
+/// SIGKILL now; a thread of its own waits for the exit, then releases `keeping` (the child's
+/// folder). Not SIGTERM: a child inherits the signal mask of the test thread that started it,
+/// SIGTERM is blocked there, and mosquitto (which only unblocks what was unblocked at its
+/// start) would never see it. The test brokers keep nothing worth a clean shutdown.
+func killInBackground(_ process: Process, keeping: (any Sendable)? = nil) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGKILL)
+    let child = ChildProcess(process)
+    Thread {
+        let deadline = Date().addingTimeInterval(10)
+        while child.process.isRunning, Date() < deadline { usleep(20_000) }
+        withExtendedLifetime(keeping) {}
+    }.start()
+}
+
+/// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
+public func freeLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+        }
+    }
+    guard bound else { throw ProcessFailure("binding a free loopback port: errno \(errno)") }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// When the file at `path` was last written; nil while it does not exist yet.
+private func modificationDate(_ path: String) -> Date? {
+    do {
+        return try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    } catch {
+        return nil   // not written yet
+    }
+}
+
+/// Whether 127.0.0.1:`port` accepts a TCP connection now.
+private func acceptsConnections(_ port: UInt16) -> Bool {
+    do {
+        let fd = try connectLoopback(port: Int(port))
+        close(fd)
+        return true
+    } catch {
+        return false
+    }
+}
+
+/// Runs a tool to completion (blocking: call it through `offPool`); throws with its output
+/// when it fails.
+func runTool(_ path: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    let reader = PipeReader(pipe.fileHandleForReading)
+    try process.run()
+    let output = try reader.text(seconds: 30)
+    // Its output closed: it has exited or is about to (never waitUntilExit: it spins a core).
+    while process.isRunning { usleep(5_000) }
+    guard process.terminationStatus == 0 else {
+        throw ProcessFailure("\(path) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(output)")
+    }
+}
