@@ -125,6 +125,7 @@ var targets: [Target] = [
         name: "MeshportCLI",
         dependencies: [
             "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
+            "MeshUplink",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -176,7 +177,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportServer",
         dependencies: [
-            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport",
+            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport", "MeshUplink", "MeshMQTT",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -197,6 +198,10 @@ var targets: [Target] = [
     .systemLibrary(name: "CPahoMQTT", path: "Modules/CPahoMQTT", providers: [.apt(["libpaho-mqtt-dev"])]),
     .target(name: "MeshMQTT", dependencies: ["CPahoMQTT"], path: "Modules/MeshMQTT", swiftSettings: strict),
     .testTarget(name: "MeshMQTTTests", dependencies: ["MeshMQTT", "MeshportTestSupport"], path: "Tests/MeshMQTTTests", swiftSettings: strict),
+    // A gateway's uplink: one radio's heard packets and status to one broker in the community
+    // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.
+    .target(name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec"], path: "Modules/MeshUplink", swiftSettings: strict),
+    .testTarget(name: "MeshUplinkTests", dependencies: ["MeshportTestSupport", "MeshCodec"], path: "Tests/MeshUplinkTests", swiftSettings: strict),
     // A client that connects with a last will and waits to be killed (MeshMQTTTests).
     .executableTarget(name: "MeshportTestMQTTWill", dependencies: ["MeshMQTT"], path: "Tests/Tools/TestMQTTWill", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").

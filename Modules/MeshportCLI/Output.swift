@@ -31,6 +31,11 @@ enum Output {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// A sentence about what a long-running command is doing, on stderr (stdout stays data).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("meshport: \(message)\n".utf8))
+    }
+
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("meshport: error: \(message)\n".utf8))
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MeshportServer
 import MeshTransport
+import MeshUplink
 
 /// `meshport serve`: the local server (Docs/server.md): the REST API and events WebSocket for
 /// the web UI and scripts, and the companion protocol for other apps, over one or more radios.
@@ -50,6 +51,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel = "notice"
+
+    @Option(name: .customLong("mqtt"), help: ArgumentHelp("Uplink every packet the radios hear to this MQTT broker, in the community format (Docs/gateway.md): mqtt[s]://[USER:PASSWORD@]HOST[:PORT]?region=IATA[&auth=token][&qos=0|1]...; repeatable.", valueName: "url"))
+    var mqtt: [String] = []
 
     func validate() throws {
         guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds, not \(timeout)") }
@@ -108,11 +112,20 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot create \(folder): \(error.localizedDescription)")
         }
-        return ServeConfiguration(
+        let uplinks: [UplinkTarget]
+        do {
+            uplinks = try mqtt.map { try UplinkTarget(parsing: $0) }
+        } catch {
+            throw CLIError("\(error)", status: .usage)
+        }
+        var config = ServeConfiguration(
             radios: targets, databasePath: database, http: try ListenAddress(parsing: http),
             companions: try companions.map { text throws(ServeError) in try ListenAddress(parsing: text) },
             tokenFile: tokenFile, webRoot: webRoot.map { URL(fileURLWithPath: $0) }, passwordFile: Paths.passwordFile,
             allowedOrigins: Set(allowedOrigins), commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer,
             maxBodyBytes: maxBody, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil, logLevel: logLevel)
+        config.uplinks = uplinks
+        config.uplinkFolder = URL(fileURLWithPath: folder).appendingPathComponent("uplink").path
+        return config
     }
 }

@@ -44,8 +44,10 @@ public enum MeshportServer {
         let radios = config.radios.enumerated().map { index, target in
             let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard,
                                        transport: target.transport)
+            let uplinks = RadioUplinks(radioID: String(index), targets: config.uplinks, folder: config.uplinkFolder.map { URL(fileURLWithPath: $0) },
+                                       logger: logger, events: publisher)
             return ServedRadio(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
-                               statsInterval: config.statsInterval, events: publisher)
+                               statsInterval: config.statsInterval, events: publisher, uplinks: uplinks)
         }
         let policy = SecurityPolicy(token: token, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, metrics: metrics)
         let served = Served(radios: radios, store: store, publisher: publisher, metrics: metrics, policy: policy)

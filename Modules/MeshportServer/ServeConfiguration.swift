@@ -1,6 +1,7 @@
 import Foundation
 import MeshServices
 import MeshTransport
+import MeshUplink
 
 /// A host and port to listen on. Port 0 takes a free port (announced once listening).
 public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
@@ -67,6 +68,10 @@ public struct ServeConfiguration: Sendable {
     /// Between two samples of each radio's statistics into the store; nil: none.
     public var statsInterval: Duration?
     public var logLevel: String
+    /// `--mqtt URL`: every radio's heard packets uplinked to each of these brokers (Docs/gateway.md).
+    public var uplinks: [UplinkTarget] = []
+    /// Where each uplink keeps its QoS 1 backlog while the broker is away; nil: in memory.
+    public var uplinkFolder: String?
 
     public init(radios: [RadioTarget], databasePath: String, http: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080),
                 companions: [ListenAddress] = [], tokenFile: String? = nil, webRoot: URL? = nil, passwordFile: String? = nil,

@@ -76,13 +76,22 @@ import Testing
         let states = await client.stateUpdates()
         await client.start()
         var delays: [Duration] = []
+        var refusals = 0
+        let refused = MQTTError.notAuthorized(broker: "mqtt://meshport:***@127.0.0.1:\(broker.plainPort)", username: "meshport")
         for await state in states {
             guard case .waiting(let error, let retryIn) = state else { continue }
-            #expect(error == .notAuthorized(broker: "mqtt://meshport:***@127.0.0.1:\(broker.plainPort)", username: "meshport"))
-            #expect(error.description.contains("check the user name and password"))
+            // Mosquitto answers CONNACK 5 and closes at once; on a loaded machine Paho now and
+            // then sees the close first and reports a socket error for that attempt.
+            if error == refused {
+                refusals += 1
+                #expect(error.description.contains("check the user name and password"))
+            } else {
+                #expect("\(error)".contains("socket error"), "neither the refusal nor the close: \(error)")
+            }
             delays.append(retryIn)
             if delays.count == 3 { break }
         }
+        #expect(refusals >= 1, "no attempt was reported as refused")
         #expect(delays == [.milliseconds(200), .milliseconds(400), .milliseconds(800)])
         // A renewed password (a token's next value) is used from the next attempt on.
         await client.updateCredentials(username: "meshport", password: MosquittoProcess.users["meshport"])

@@ -58,8 +58,11 @@ RULES = {
     "MeshServices": ("services", {"MeshCodec", "MeshCrypto", "MeshTransport", "MeshTransportURL", "MeshStore"}, SYSTEM),
     # Gateway mode: the community uplink format; services-level, no MQTT.
     "MeshGateway": ("services", {"MeshCodec", "MeshCrypto", "MeshServices", "MeshStore"}, SYSTEM),
+    # The gateway uplink: services, the community format and the MQTT client together.
+    "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM),
     # Front ends.
-    "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL"},
+    "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL",
+                                     "MeshUplink", "MeshMQTT"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
                                  "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes"}),
     "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser"}),

@@ -34,7 +34,7 @@ final class ServerMetrics: Sendable {
     func companionClient(connected: Bool) { state.withLock { $0.companionClients += connected ? 1 : -1 } }
 
     /// The Prometheus text exposition format (version 0.0.4).
-    func render(radios: [RadioSummary], webSocketClients: Int, droppedClients: Int) -> String {
+    func render(radios: [RadioSummary], uplinks: [UplinkSummary] = [], webSocketClients: Int, droppedClients: Int) -> String {
         let s = state.withLock { $0 }
         var out = PrometheusText()
         out.family("meshport_uptime_seconds", "gauge", "Seconds since the server started.")
@@ -61,6 +61,7 @@ final class ServerMetrics: Sendable {
         for (direction, n) in s.companionFrames.sorted(by: { $0.key < $1.key }) {
             out.sample("meshport_companion_frames_total", ["direction": direction], Double(n))
         }
+        renderUplinks(uplinks, into: &out)
         return out.text
     }
 }
@@ -91,5 +92,27 @@ struct PrometheusText {
             }
         }
         return out
+    }
+}
+
+extension ServerMetrics {
+    /// The gateway's uplinks (`serve --mqtt`): what each queued, what waits for the broker,
+    /// what was dropped from a full backlog.
+    private func renderUplinks(_ uplinks: [UplinkSummary], into out: inout PrometheusText) {
+        guard !uplinks.isEmpty else { return }
+        let families: [(String, String, String, (UplinkSummary) -> Double?)] = [
+            ("meshport_uplink_packets_queued_total", "counter", "Heard packets handed to the MQTT client.", { Double($0.counters.packetsQueued) }),
+            ("meshport_uplink_packets_undecodable_total", "counter", "Heard packets that were not valid air packets (logged, not sent).",
+             { Double($0.counters.packetsUndecodable) }),
+            ("meshport_uplink_delivered_total", "counter", "Messages the broker took.", { $0.backlog.map { Double($0.delivered) } }),
+            ("meshport_uplink_backlog", "gauge", "Messages waiting for the broker.", { $0.backlog.map { Double($0.queued) } }),
+            ("meshport_uplink_dropped_total", "counter", "Oldest messages dropped because the backlog was full.", { $0.backlog.map { Double($0.dropped) } }),
+        ]
+        for (name, type, help, value) in families {
+            out.family(name, type, help)
+            for u in uplinks {
+                if let v = value(u) { out.sample(name, ["radio": u.radio, "broker": u.broker], v) }
+            }
+        }
     }
 }

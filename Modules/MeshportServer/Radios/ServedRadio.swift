@@ -17,6 +17,8 @@ actor ServedRadio {
     private let statsInterval: Duration?
     private let events: EventPublisher
     private let retry = ReconnectPolicy.standard
+    /// `serve --mqtt`: this radio's gateway uplinks.
+    nonisolated let uplinks: RadioUplinks
 
     private(set) var state: RadioSession.State = .disconnected
     private(set) var lastError: String?
@@ -36,8 +38,9 @@ actor ServedRadio {
     private var disconnects = 0
     private var stopped = false
 
-    init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher) {
+    init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher, uplinks: RadioUplinks) {
         self.id = id
+        self.uplinks = uplinks
         shownURL = ShownURL(client.session.url)
         url = shownURL.shown
         self.client = client
@@ -90,6 +93,7 @@ actor ServedRadio {
         wakeWaiter()
         await messenger?.stop()
         await telemetryService?.stopSampling()
+        await uplinks.stop()
         try await client.disconnect()
         pump?.cancel()
         wakeWaiter()
@@ -100,6 +104,8 @@ actor ServedRadio {
         context = new
         selfInfo = new.selfInfo
         connectedAt = Date()
+        let uplinks = self.uplinks
+        Task { await uplinks.radioReady(new) }
         guard !sameRadio || messenger == nil else { return }
         // Another radio answered on this link (or the first connection): fresh services.
         messenger = Messenger(context: new)

@@ -1,0 +1,178 @@
+import Foundation
+import MeshCodec
+import MeshGateway
+import MeshMQTT
+import MeshServices
+
+/// One radio uplinked to one broker (Docs/gateway.md): every packet the radio hears
+/// (LOG_RX_DATA) goes to `meshcore/{IATA}/{KEY}/packets`, a retained `online` status to
+/// `.../status` when the broker connection comes up and every few minutes, and the broker
+/// holds `offline` as the last will. In token mode the password is a JWT the radio signs,
+/// made again before it expires. The radio side never waits for the broker: messages queue in
+/// the MQTT client's bounded backlog while it is away.
+public actor Uplink {
+    public nonisolated let target: UplinkTarget
+    private let session: RadioSession
+    private let selfInfo: SelfInfo
+    private let clientVersion: String
+    private let backlogFolder: URL?
+    private let log: @Sendable (String) -> Void
+    private let now: @Sendable () -> Date
+    private let origin: GatewayOrigin
+    private let topics: GatewayTopics
+    private var client: MQTTClient?
+    private var tasks: [Task<Void, Never>] = []
+    private var device: DeviceInfo?
+    private(set) public var counters = UplinkCounters()
+
+    /// `selfInfo`: the radio's, from its connection. `backlogFolder`: where QoS 1 messages wait
+    /// on disk while the broker is away (nil: in memory). `log` gets one sentence per event.
+    public init(target: UplinkTarget, session: RadioSession, selfInfo: SelfInfo, clientVersion: String, backlogFolder: URL?,
+                log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.target = target
+        self.session = session
+        self.selfInfo = selfInfo
+        self.clientVersion = clientVersion
+        self.backlogFolder = backlogFolder
+        self.log = log
+        self.now = now
+        origin = GatewayOrigin(selfInfo)
+        topics = try GatewayTopics(region: target.region, publicKey: selfInfo.publicKey)
+    }
+
+    /// Connects to the broker and starts forwarding. Throws when the uplink cannot work at
+    /// all: the radio cannot sign in token mode, a message cannot be made, the broker URL is
+    /// refused by the MQTT library. A broker that is away is not an error: it is retried.
+    public func start() async throws {
+        guard client == nil else { return }
+        device = try await session.expect(.deviceQuery(appTargetVersion: 3)) { if case let .deviceInfo(d) = $0 { d } else { nil } }
+        let will = MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(StatusMessage.offline(origin: origin, at: now())),
+                               qos: target.broker.qos, retain: true)
+        let clientID = target.broker.clientID ?? "meshport-\(topics.keyHex.prefix(16))"
+        let client = try MQTTClient(broker: target.broker, options: MQTTClientOptions(clientID: clientID, will: will, backlogFolder: backlogFolder))
+        var keeper: (token: GatewayToken, renewal: TokenKeeper)?
+        if target.auth == .token {
+            let renewal = try TokenKeeper(now: now)
+            let token = try await makeToken()
+            await client.updateCredentials(username: GatewayToken.username(for: selfInfo.publicKey), password: token.text)
+            keeper = (token, renewal)
+        }
+        self.client = client
+        let packets = session.subscribe()
+        let states = await client.stateUpdates()
+        await client.start()
+        log("uplink to \(target) started: region \(target.region), \(target.auth) authentication")
+        tasks.append(Task { [weak self] in
+            for await event in packets {
+                guard case let .push(.logRxData(heard)) = event else { continue }
+                await self?.forward(heard)
+            }
+        })
+        tasks.append(Task { [weak self] in
+            for await state in states {
+                await self?.connection(changedTo: state)
+            }
+        })
+        let interval = target.statusInterval
+        tasks.append(Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                await self?.publishStatus()
+            }
+        })
+        if let keeper {
+            tasks.append(Task { [weak self] in await self?.renewTokens(from: keeper.token, keeper: keeper.renewal) })
+        }
+    }
+
+    /// Publishes `offline` (a clean disconnect does not fire the will) and closes.
+    public func stop() async {
+        for task in tasks { task.cancel() }
+        tasks = []
+        guard let client else { return }
+        do {
+            try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(StatusMessage.offline(origin: origin, at: now())),
+                                                 qos: target.broker.qos, retain: true))
+        } catch {
+            log("uplink to \(target): the offline status could not be queued: \(error)")
+        }
+        await client.close()
+        self.client = nil
+    }
+
+    /// The MQTT client's backlog figures (nil before `start`).
+    public func backlog() async -> MQTTBacklogStats? { await client?.stats }
+
+    private func forward(_ heard: ReceivedPacket) async {
+        guard let client else { return }
+        do {
+            let message = try PacketMessage(heard: heard, origin: origin, at: now())
+            try await client.publish(MQTTMessage(topic: topics.packets, payload: try GatewayJSON.encode(message), qos: target.broker.qos))
+            counters.packetsQueued += 1
+        } catch let error as GatewayError {
+            counters.packetsUndecodable += 1
+            log("uplink to \(target): a heard packet was not sent: \(error)")
+        } catch {
+            counters.publishFailures += 1
+            log("uplink to \(target): a heard packet could not be queued: \(error)")
+        }
+    }
+
+    private func connection(changedTo state: MQTTConnectionState) async {
+        switch state {
+        case .connected:
+            log("uplink to \(target): connected")
+            await publishStatus()
+        case let .waiting(error, retryIn):
+            log("uplink to \(target): \(error) Trying again in \(retryIn).")
+        case .idle, .connecting, .closed:
+            break
+        }
+    }
+
+    /// The retained `online` status with the radio's current stats (left out when the radio
+    /// gives none, as older firmware does).
+    private func publishStatus() async {
+        guard let client, let device else { return }
+        var stats: [Stats] = []
+        for type in [StatsType.core, .radio, .packets] {
+            do {
+                stats.append(try await session.expect(.getStats(type)) { if case let .stats(s) = $0, s.type == type { s } else { nil } })
+            } catch {
+                counters.statsFailures += 1
+                break
+            }
+        }
+        let message = StatusMessage.online(selfInfo: selfInfo, device: device, stats: GatewayStats(stats), clientVersion: clientVersion, at: now())
+        do {
+            try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(message), qos: target.broker.qos, retain: true))
+            counters.statusQueued += 1
+        } catch {
+            log("uplink to \(target): the status could not be queued: \(error)")
+        }
+    }
+
+    private func makeToken() async throws -> GatewayToken {
+        let signer = SigningService(session: session)
+        return try await GatewayToken.make(publicKey: selfInfo.publicKey, audience: target.audience, issuedAt: now(),
+                                           sign: { try await signer.sign($0) })
+    }
+
+    /// Makes each token again before it expires; a failed signing is retried a minute later
+    /// (the old token stays in use until then).
+    private func renewTokens(from first: GatewayToken, keeper: TokenKeeper) async {
+        var token = first
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: keeper.delayUntilRenewal(of: token)) } catch { return }
+            do {
+                token = try await makeToken()
+                await client?.updateCredentials(username: GatewayToken.username(for: selfInfo.publicKey), password: token.text)
+                counters.tokensMade += 1
+                log("uplink to \(target): token renewed, valid until \(Date(timeIntervalSince1970: Double(token.expiresAt)))")
+            } catch {
+                log("uplink to \(target): the token could not be renewed (\(error)); trying again in a minute")
+                do { try await Task.sleep(for: .seconds(60)) } catch { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MeshCodec
+import MeshportTestSupport
+import Testing
+
+/// `meshport uplink` and `serve --mqtt` as a gateway operator runs them: `meshport sim` as the
+/// radio, a real Mosquitto started by the test, and `mosquitto_sub` as an independent reader.
+@Suite(.timeLimit(.minutes(3))) struct UplinkEndToEndTests {
+    /// A `meshport` gateway command in its own process with its own HOME and XDG folders.
+    final class Gateway: @unchecked Sendable {
+        let process = Process()
+        let home = TempDir()
+        let out: PipeReader
+        let err: PipeReader
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = try meshportBinary()
+            process.arguments = arguments
+            process.environment = meshportEnvironment(in: home)
+            let outPipe = Pipe(), errPipe = Pipe()
+            process.standardOutput = outPipe
+            process.standardError = errPipe
+            out = PipeReader(outPipe.fileHandleForReading)
+            err = PipeReader(errPipe.fileHandleForReading)
+            try process.run()
+        }
+
+        func kill9() async {
+            kill(process.processIdentifier, SIGKILL)
+            await waitForExit(process)
+        }
+
+        deinit { stopInBackground(process, name: "meshport gateway", keeping: home) }
+    }
+
+    /// A message `mosquitto_sub -v` printed: its topic and JSON object.
+    struct Received {
+        let topic: String
+        let json: [String: Any]
+
+        init?(_ line: String) {
+            guard let space = line.firstIndex(of: " "),
+                  let object = try? JSONSerialization.jsonObject(with: Data(line[line.index(after: space)...].utf8)) as? [String: Any]
+            else { return nil }
+            topic = String(line[..<space])
+            json = object
+        }
+    }
+
+    static func messages(_ lines: [String]) -> [Received] { lines.compactMap(Received.init) }
+
+    @Test func heardPacketsAndStatusReachTheBrokerInTheCommunityFormatAndTheWillSaysOffline() async throws {
+        let broker = try await MosquittoProcess()
+        let reader = try await MosquittoSubscriber(broker, filters: ["meshcore/#"])
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
+        let gateway = try Gateway(["uplink", "--radio", sim.address, "--mqtt", broker.url(password: "meshport-secret", query: "region=TST&qos=1&keepalive=5")])
+
+        let lines = await reader.waitUntil(within: 90) { lines in
+            let got = Self.messages(lines)
+            return got.contains { $0.topic.hasSuffix("/packets") } && got.contains { $0.topic.hasSuffix("/status") && $0.json["status"] as? String == "online" }
+        }
+        let got = Self.messages(lines)
+        let status = try #require(got.first { $0.topic.hasSuffix("/status") }, "no status; gateway said: \(gateway.err.current)")
+        let key = try #require(status.json["origin_id"] as? String)
+        #expect(key.count == 64 && key == key.uppercased())
+        #expect(status.topic == "meshcore/TST/\(key)/status")
+        #expect(status.json["origin"] as? String != nil && status.json["firmware_version"] as? String != nil)
+        let packets = got.filter { $0.topic == "meshcore/TST/\(key)/packets" }
+        try #require(!packets.isEmpty, "no packet on meshcore/TST/\(key)/packets; got \(got.map(\.topic))")
+        for packet in packets {
+            let json = packet.json
+            #expect(json["type"] as? String == "PACKET" && json["direction"] as? String == "rx" && json["origin_id"] as? String == key)
+            let raw = try #require(json["raw"] as? String)
+            let air = try AirPacket(decoding: try #require(Hex.decode(raw)))
+            #expect(json["hash"] as? String == Hex.encode(air.hash()).uppercased(), "hash of \(raw)")
+            #expect(json["packet_type"] as? String == String(air.payloadType.rawValue))
+            #expect(json["SNR"] is String && json["RSSI"] is String && json["len"] is String, "numbers travel as strings: \(json)")
+        }
+
+        // The gateway dies without a goodbye: the broker publishes its last will.
+        await gateway.kill9()
+        let after = await reader.waitUntil(within: 30) { lines in
+            Self.messages(lines).contains { $0.topic.hasSuffix("/status") && $0.json["status"] as? String == "offline" }
+        }
+        #expect(Self.messages(after).contains { $0.topic == "meshcore/TST/\(key)/status" && $0.json["status"] as? String == "offline" },
+                "no offline will after the gateway was killed")
+        withExtendedLifetime(sim) {}
+    }
+
+    @Test func serveUplinksBesideItsAPIAndCountsIt() async throws {
+        let broker = try await MosquittoProcess()
+        let reader = try await MosquittoSubscriber(broker, filters: ["meshcore/#"])
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
+        let serve = try Gateway(["serve", "--radio", sim.address, "--http", "127.0.0.1:0",
+                                 "--mqtt", broker.url(password: "meshport-secret", query: "region=SRV&qos=1")])
+        let lines = await reader.waitUntil(within: 90) { Self.messages($0).contains { $0.topic.hasSuffix("/packets") } }
+        let packet = try #require(Self.messages(lines).first { $0.topic.hasSuffix("/packets") },
+                                  "serve uplinked no packet; it said: \(serve.err.current)")
+        #expect(packet.topic.hasPrefix("meshcore/SRV/"))
+        let announce = try #require(serve.out.current.split(separator: "\n").first { $0.contains("listening on http://") })
+        let address = try #require(announce.split(separator: " ").last { $0.hasPrefix("http://") })
+        let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: "\(address)/metrics")))
+        let metrics = String(decoding: data, as: UTF8.self)
+        let queued = metrics.split(separator: "\n").first { $0.hasPrefix("meshport_uplink_packets_queued_total{") }
+        #expect(queued.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 >= 1 } == true, "\(metrics)")
+        withExtendedLifetime(sim) {}
+    }
+
+    @Test func aWrongPasswordIsASentenceAndTheRadioSideKeepsWorking() async throws {
+        let broker = try await MosquittoProcess()
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
+        let gateway = try Gateway(["uplink", "--radio", sim.address, "--mqtt", broker.url(password: "wrong", query: "region=TST")])
+        var said = false
+        for _ in 0..<120 where !said {
+            let text = gateway.err.current
+            said = text.contains("password") || text.contains("credentials")
+            if !said { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        #expect(said, "the gateway never said the credentials were refused: \(gateway.err.current)")
+        #expect(gateway.process.isRunning, "a refusing broker must not end the gateway")
+        withExtendedLifetime(sim) {}
+    }
+
+    @Test func tokenModeSignsOnTheRadioAndConnectsAsV1Key() async throws {
+        // The test's broker cannot check a community JWT: this one lets any user in and logs
+        // who connected. The token's signature itself is checked in MeshGatewayTests.
+        let broker = try await OpenBroker()
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
+        let gateway = try Gateway(["uplink", "--radio", sim.address, "--mqtt", "mqtt://127.0.0.1:\(broker.port)?region=TST&auth=token&audience=broker.example"])
+        var user: String?
+        for _ in 0..<180 where user == nil {
+            if let range = broker.log.range(of: "u'v1_") {
+                user = String(broker.log[range.lowerBound...].dropFirst(2).prefix(67))
+            } else {
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        let name = try #require(user, "nobody connected as v1_KEY; gateway said: \(gateway.err.current)\nbroker: \(broker.log)")
+        #expect(name.count == 67 && name.dropFirst(3).allSatisfy { $0.isHexDigit && !$0.isLowercase }, "user \(name)")
+        #expect(gateway.err.current.contains("token authentication"), "\(gateway.err.current)")
+        withExtendedLifetime(sim) {}
+    }
+}
+
+/// Mosquitto with one anonymous listener that logs each client's user name.
+final class OpenBroker: @unchecked Sendable {
+    let folder = TempDir()
+    let port: UInt16
+    private let process = Process()
+
+    init() async throws {
+        port = try freeLoopbackPort()
+        let config = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            connection_messages true
+            log_dest file \(folder.path("mosquitto.log"))
+            log_type all
+            \(getuid() == 0 ? "user root" : "")
+
+            """
+        try Data(config.utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        process.arguments = ["-c", folder.path("mosquitto.conf")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<300 where !log.contains("Opening ipv4 listen socket") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    var log: String {
+        do { return try String(contentsOfFile: folder.path("mosquitto.log"), encoding: .utf8) } catch { return "" }
+    }
+
+    deinit {
+        // SIGKILL: a child started from a test thread may have SIGTERM blocked.
+        kill(process.processIdentifier, SIGKILL)
+        stopInBackground(process, name: "mosquitto", keeping: folder)
+    }
+}
