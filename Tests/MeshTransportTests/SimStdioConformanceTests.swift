@@ -12,7 +12,7 @@ import Glibc
 /// reconnect checks included.
 @Suite(.timeLimit(.minutes(3))) struct SimStdioConformanceTests {
     @Test func theSuitePassesAgainstStdioBehindSocat() async throws {
-        let port = try freePort()
+        let port = Int(try freeLoopbackPort())
         let socat = try SocatProcess(["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork", "EXEC:\(try meshportBinary().path) sim --stdio --seed 16"])
         #expect(await offPool { listening(port, within: 30) }, "socat does not listen on \(port)")
 
@@ -22,21 +22,6 @@ import Glibc
         let notPassed = checks.filter { $0["result"] as? String != "passed" }.map { "\($0["name"] ?? "?"): \($0["detail"] ?? "")" }
         #expect(notPassed.isEmpty && checks.count >= 15 && run.status == 0, "\(notPassed)")
         withExtendedLifetime(socat) {}
-    }
-
-    /// A port nothing listens on now (bound, read back, released).
-    private func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard fd >= 0, bound else { throw ProcessFailure("cannot find a free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// True once a connection to `port` succeeds (socat then starts a simulator that sees

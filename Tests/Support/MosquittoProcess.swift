@@ -243,23 +243,6 @@ func killInBackground(_ process: Process, keeping: (any Sendable)? = nil) {
     }.start()
 }
 
-/// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
-public func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-        }
-    }
-    guard bound else { throw ProcessFailure("binding a free loopback port: errno \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
-}
 
 /// When the file at `path` was last written; nil while it does not exist yet.
 private func modificationDate(_ path: String) -> Date? {
