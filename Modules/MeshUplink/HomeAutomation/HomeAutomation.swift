@@ -105,7 +105,7 @@ actor HomeAutomation {
         } catch let error as ContactsError {
             throw .contact(error)
         } catch {
-            throw .messaging(.unexpected(step: "looking up the contact \"\(query)\"", reason: "\(error)"))
+            throw .contactLookup(query: query, reason: "\(error)")
         }
     }
 

@@ -7,6 +7,8 @@ enum HomeCommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case badCommand(id: String?, reason: String)
     /// `to` names no contact, or more than one.
     case contact(ContactsError)
+    /// The contacts could not be read to find `to`.
+    case contactLookup(query: String, reason: String)
     /// The radio or the store could not send it, or no ACK came.
     case messaging(MessagingError)
 
@@ -15,6 +17,7 @@ enum HomeCommandError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badCommand: "bad-command"
         case .contact(.ambiguous): "ambiguous-contact"
         case .contact: "unknown-contact"
+        case .contactLookup: "send-failed"
         case .messaging(.noAck): "no-ack"
         case .messaging(.emptyText), .messaging(.textTooLong), .messaging(.channelTextTooLong): "bad-text"
         case .messaging(.emptyChannel): "empty-channel"
@@ -26,8 +29,8 @@ enum HomeCommandError: Error, Equatable, Sendable, CustomStringConvertible {
     /// is now failed (`failed`).
     var savedNothing: Bool {
         switch self {
-        case .badCommand, .contact, .messaging(.emptyText), .messaging(.textTooLong), .messaging(.channelTextTooLong),
-             .messaging(.emptyChannel), .messaging(.unexpected):
+        case .badCommand, .contact, .contactLookup, .messaging(.emptyText), .messaging(.textTooLong), .messaging(.channelTextTooLong),
+             .messaging(.emptyChannel):
             true
         case .messaging:
             false
@@ -38,6 +41,7 @@ enum HomeCommandError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .badCommand(_, reason): "the command is not valid: \(reason)"
         case let .contact(error): "\(error)"
+        case let .contactLookup(query, reason): "the contacts could not be read to find \"\(query)\": \(reason)"
         case let .messaging(error): "\(error)"
         }
     }
