@@ -201,7 +201,7 @@ var targets: [Target] = [
     // A gateway's uplink: one radio's heard packets and status to one broker in the community
     // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.
     .target(name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec"], path: "Modules/MeshUplink", swiftSettings: strict),
-    .testTarget(name: "MeshUplinkTests", dependencies: ["MeshportTestSupport", "MeshCodec"], path: "Tests/MeshUplinkTests", swiftSettings: strict),
+    .testTarget(name: "MeshUplinkTests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshUplink"], path: "Tests/MeshUplinkTests", swiftSettings: strict),
     // A client that connects with a last will and waits to be killed (MeshMQTTTests).
     .executableTarget(name: "MeshportTestMQTTWill", dependencies: ["MeshMQTT"], path: "Tests/Tools/TestMQTTWill", swiftSettings: strict),
     // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").

@@ -9,9 +9,11 @@ import MeshServices
 /// `.../status` when the broker connection comes up and every few minutes, and the broker
 /// holds `offline` as the last will. In token mode the password is a JWT the radio signs,
 /// made again before it expires. The radio side never waits for the broker: messages queue in
-/// the MQTT client's bounded backlog while it is away.
+/// the MQTT client's bounded backlog while it is away. The home automation topics, when the
+/// target turns them on, share the connection (HomeAutomation/HomeAutomation.swift).
 public actor Uplink {
     public nonisolated let target: UplinkTarget
+    private let context: ServiceContext
     private let session: RadioSession
     private let selfInfo: SelfInfo
     private let clientVersion: String
@@ -23,15 +25,18 @@ public actor Uplink {
     private var client: MQTTClient?
     private var tasks: [Task<Void, Never>] = []
     private var device: DeviceInfo?
+    private var home: HomeAutomation?
     private(set) public var counters = UplinkCounters()
 
-    /// `selfInfo`: the radio's, from its connection. `backlogFolder`: where QoS 1 messages wait
+    /// `context`: the radio's, from its connection (its session, and its events and messages
+    /// for the home automation topics). `backlogFolder`: where QoS 1 messages wait
     /// on disk while the broker is away (nil: in memory). `log` gets one sentence per event.
-    public init(target: UplinkTarget, session: RadioSession, selfInfo: SelfInfo, clientVersion: String, backlogFolder: URL?,
+    public init(target: UplinkTarget, context: ServiceContext, clientVersion: String, backlogFolder: URL?,
                 log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.target = target
-        self.session = session
-        self.selfInfo = selfInfo
+        self.context = context
+        session = context.session
+        selfInfo = context.selfInfo
         self.clientVersion = clientVersion
         self.backlogFolder = backlogFolder
         self.log = log
@@ -58,6 +63,11 @@ public actor Uplink {
             keeper = (token, renewal)
         }
         self.client = client
+        if target.messages || target.commands {
+            let home = HomeAutomation(context: context, client: client, qos: target.broker.qos, log: log)
+            try await home.start(messages: target.messages, commands: target.commands)
+            self.home = home
+        }
         let packets = session.subscribe()
         let states = await client.stateUpdates()
         await client.start()
@@ -89,6 +99,8 @@ public actor Uplink {
     public func stop() async {
         for task in tasks { task.cancel() }
         tasks = []
+        await home?.stop()
+        home = nil
         guard let client else { return }
         do {
             try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(StatusMessage.offline(origin: origin, at: now())),

@@ -3,7 +3,8 @@ import MeshMQTT
 /// One `--mqtt URL` of a gateway (Docs/gateway.md): the broker (MeshMQTT's URL and options)
 /// plus what the uplink itself reads from the query, `region=IATA` (required), `auth=none|
 /// password|token`, `audience=HOST` (token mode; default the broker's host) and
-/// `status-minutes=N` (how often the retained status is refreshed, default 5).
+/// `status-minutes=N` (how often the retained status is refreshed, default 5), and the home
+/// automation topics `messages=on` and `commands=on` (UplinkTarget+HomeAutomation.swift).
 public struct UplinkTarget: Sendable, Equatable, CustomStringConvertible {
     public enum Auth: String, Sendable, CaseIterable {
         /// No credentials (a private broker that allows anonymous clients).
@@ -20,9 +21,13 @@ public struct UplinkTarget: Sendable, Equatable, CustomStringConvertible {
     public let auth: Auth
     public let audience: String
     public let statusInterval: Duration
+    /// The radio's own messages on `meshport/{KEY}/messages` (off by default).
+    public let messages: Bool
+    /// Messages sent from `meshport/{KEY}/send` (off by default; never with token auth).
+    public let commands: Bool
 
     /// The uplink's own query options; the rest are the broker's (`MQTTBrokerURL.options`).
-    public static let options = ["region", "auth", "audience", "status-minutes"]
+    public static let options = ["region", "auth", "audience", "status-minutes", "messages", "commands"]
 
     public init(parsing text: String) throws {
         let (brokerText, own) = Self.split(text)
@@ -55,6 +60,7 @@ public struct UplinkTarget: Sendable, Equatable, CustomStringConvertible {
         } else {
             statusInterval = .seconds(300)
         }
+        (messages, commands) = try Self.homeAutomation(own, auth: auth, url: shown)
     }
 
     public var description: String { broker.description }

@@ -13,7 +13,7 @@ struct UplinkCommand: AsyncParsableCommand {
         discussion: "Runs until interrupted. Reconnects to the radio and to each broker when they go away. See Docs/gateway.md.")
 
     @OptionGroup var options: RadioOptions
-    @Option(name: .customLong("mqtt"), help: ArgumentHelp("A broker: mqtt[s]://[USER:PASSWORD@]HOST[:PORT]?region=IATA[&auth=token][&qos=0|1]...; repeatable.", valueName: "url"))
+    @Option(name: .customLong("mqtt"), help: ArgumentHelp("A broker: mqtt[s]://[USER:PASSWORD@]HOST[:PORT]?region=IATA[&auth=token][&qos=0|1][&messages=on][&commands=on]...; repeatable.", valueName: "url"))
     var mqtt: [String] = []
 
     func validate() throws {
@@ -35,7 +35,7 @@ struct UplinkCommand: AsyncParsableCommand {
                 var uplinks: [Uplink] = []
                 for (index, target) in targets.enumerated() {
                     let backlog = folder.appendingPathComponent("\(radio.context.selfInfo.publicKey.hex.prefix(16))-\(index)")
-                    let uplink = try Uplink(target: target, session: radio.session, selfInfo: radio.context.selfInfo,
+                    let uplink = try Uplink(target: target, context: radio.context,
                                             clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
                                             log: { Output.note($0) })
                     try await uplink.start()

@@ -10,12 +10,13 @@ import Glibc
 /// and started again on the same ports and persistence folder. Stopped when released.
 public final class MosquittoProcess: @unchecked Sendable {
     public static let users = ["meshport": "meshport-secret", "reader": "reader-secret", "limited": "limited-secret"]
-    /// meshport writes and reads `test/#` and the gateway topics `meshcore/#`; reader reads
-    /// everything; limited only `allowed/#`.
+    /// meshport writes and reads `test/#`, the gateway topics `meshcore/#` and the home
+    /// automation topics `meshport/#`; reader reads everything; limited only `allowed/#`.
     static let aclRules = """
         user meshport
         topic readwrite test/#
         topic readwrite meshcore/#
+        topic readwrite meshport/#
 
         user reader
         topic read #

@@ -33,7 +33,7 @@ actor RadioUplinks {
             let backlog = folder?.appendingPathComponent("\(context.selfInfo.publicKey.hex.prefix(16))-\(index)")
             let logger = self.logger, radioID = self.radioID
             do {
-                let uplink = try Uplink(target: target, session: context.session, selfInfo: context.selfInfo,
+                let uplink = try Uplink(target: target, context: context,
                                         clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
                                         log: { logger.notice("radio \(radioID): \($0)") })
                 try await uplink.start()
