@@ -109,6 +109,51 @@ import Testing
         withExtendedLifetime(sim) {}
     }
 
+    /// The broker killed mid-stream and started again: every packet the radio heard while the
+    /// uplink ran reaches a subscriber with a persistent session once (after removing the
+    /// redeliveries QoS 1 allows) and in the order heard. The gateway's own packet log is what
+    /// the radio heard.
+    @Test func aBrokerKilledMidStreamLosesNothingAndKeepsTheOrder() async throws {
+        let broker = try await MosquittoProcess()
+        let reader = try await MosquittoSubscriber(broker, filters: ["meshcore/+/+/packets"], sessionID: "uplink-restart")
+        try await broker.waitUntilSaved(after: Date())
+        let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
+        let folder = TempDir()
+        let database = folder.path("gateway.db")
+        let gateway = try Gateway(["uplink", "--radio", sim.address, "--db", database,
+                                   "--mqtt", broker.url(password: "meshport-secret", query: "region=TST&qos=1&keepalive=5")])
+        let before = await reader.waitUntil(within: 90) { Self.messages($0).count >= 2 }
+        try #require(Self.messages(before).count >= 2, "no packets before the kill: \(gateway.err.current)")
+        await broker.kill9()
+        try await Task.sleep(for: .seconds(4))
+        try await broker.start()
+        let atRestart = Self.messages(reader.received).count
+        _ = await reader.waitUntil(within: 90) { Self.messages($0).count >= atRestart + 2 }
+        try await Task.sleep(for: .seconds(2))
+        #expect(await terminate(gateway.process), "the gateway did not stop on SIGTERM")
+        try await Task.sleep(for: .seconds(1))
+
+        var published: [String] = []
+        var seen: Set<String> = []
+        for line in reader.received {
+            guard let space = line.firstIndex(of: " "), seen.insert(String(line[space...])).inserted,
+                  let raw = Received(line)?.json["raw"] as? String else { continue }
+            published.append(raw.uppercased())
+        }
+        #expect(published.count >= atRestart + 2 && atRestart >= 2, "published \(published.count), \(atRestart) before the broker came back")
+        let log = try await runMeshport(["packets", "--json", "--limit", "5000", "--db", database])
+        let heard = log.out.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            let packet = object["packet"] as? [String: Any] ?? object
+            return (packet["raw"] as? String)?.uppercased()
+        }.reversed()
+        let heardInOrder = Array(heard)
+        let start = try #require(heardInOrder.firstIndex(of: published[0]), "the first published packet is not in the packet log")
+        let window = Array(heardInOrder[start...].prefix(published.count))
+        #expect(window == published, "published \(published.count) packets; the log from the first of them holds \(heardInOrder.count - start)")
+        withExtendedLifetime(sim) {}
+    }
+
     @Test func aWrongPasswordIsASentenceAndTheRadioSideKeepsWorking() async throws {
         let broker = try await MosquittoProcess()
         let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
