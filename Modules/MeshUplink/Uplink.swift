@@ -17,6 +17,7 @@ public actor Uplink {
     private let session: RadioSession
     private let selfInfo: SelfInfo
     private let clientVersion: String
+    private let messenger: Messenger?
     private let backlogFolder: URL?
     private let log: @Sendable (String) -> Void
     private let now: @Sendable () -> Date
@@ -31,10 +32,13 @@ public actor Uplink {
     /// `context`: the radio's, from its connection (its session, and its events and messages
     /// for the home automation topics). `backlogFolder`: where QoS 1 messages wait
     /// on disk while the broker is away (nil: in memory). `log` gets one sentence per event.
-    public init(target: UplinkTarget, context: ServiceContext, clientVersion: String, backlogFolder: URL?,
+    /// `messenger`: the radio's, when the front end has one (a second one could give two
+    /// messages the same ACK code); nil makes one for the home automation topic.
+    public init(target: UplinkTarget, context: ServiceContext, messenger: Messenger? = nil, clientVersion: String, backlogFolder: URL?,
                 log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.target = target
         self.context = context
+        self.messenger = messenger
         session = context.session
         selfInfo = context.selfInfo
         self.clientVersion = clientVersion
@@ -64,7 +68,7 @@ public actor Uplink {
         }
         self.client = client
         if target.messages || target.commands {
-            let home = HomeAutomation(context: context, client: client, qos: target.broker.qos, log: log)
+            let home = HomeAutomation(context: context, messenger: messenger, client: client, qos: target.broker.qos, log: log)
             try await home.start(messages: target.messages, commands: target.commands)
             self.home = home
         }

@@ -14,14 +14,17 @@ import Testing
          "events": [{"at": 20, "dm": {"from": "ann", "text": "the door is open"}}]}
         """
 
-    @Test func messagesArePublishedAndCommandsSendThemWithTheirOutcome() async throws {
+    /// The same through `meshport uplink` and through `serve --mqtt`, where commands go through
+    /// the radio's own messenger.
+    @Test(arguments: [["uplink"], ["serve", "--http", "127.0.0.1:0"]])
+    func messagesArePublishedAndCommandsSendThemWithTheirOutcome(_ command: [String]) async throws {
         let folder = TempDir()
         let scenarioFile = folder.path("scenario.json")
         try Data(Self.scenario.utf8).write(to: URL(fileURLWithPath: scenarioFile))
         let broker = try await MosquittoProcess()
         let reader = try await MosquittoSubscriber(broker, filters: ["meshport/#", "meshcore/+/+/status"])
         let sim = try await SimProcess(["--scenario", scenarioFile, "--listen", "tcp://127.0.0.1:0"])
-        let gateway = try Gateway(["uplink", "--radio", sim.address,
+        let gateway = try Gateway(command + ["--radio", sim.address,
                                    "--mqtt", broker.url(query: "region=TST&messages=on&commands=on")])
 
         let online = await reader.waitUntil(within: 90) { UplinkEndToEndTests.messages($0).contains { $0.topic.hasSuffix("/status") } }

@@ -16,17 +16,21 @@ actor HomeAutomation {
     private let qos: MQTTQoS
     private let log: @Sendable (String) -> Void
     private let messenger: Messenger
+    private let ownsMessenger: Bool
     private var tasks: [Task<Void, Never>] = []
     /// DMs whose ACK is awaited, by message id.
     private var awaiting: [Int64: Task<Void, Never>] = [:]
 
-    init(context: ServiceContext, client: MQTTClient, qos: MQTTQoS, log: @escaping @Sendable (String) -> Void) {
+    /// `messenger`: the front end's, shared (it stays running when this stops); nil makes one
+    /// of its own.
+    init(context: ServiceContext, messenger: Messenger?, client: MQTTClient, qos: MQTTQoS, log: @escaping @Sendable (String) -> Void) {
         self.context = context
         self.client = client
         self.qos = qos
         self.log = log
         topics = HomeTopics(publicKey: context.selfInfo.publicKey)
-        messenger = Messenger(context: context)
+        self.messenger = messenger ?? Messenger(context: context)
+        ownsMessenger = messenger == nil
     }
 
     /// Starts what the target turns on; call before the client connects, so the subscription
@@ -51,7 +55,7 @@ actor HomeAutomation {
         for task in tasks + awaiting.values { task.cancel() }
         tasks = []
         awaiting = [:]
-        await messenger.stop()
+        if ownsMessenger { await messenger.stop() }
     }
 
     private func publish(_ event: ClientEvent) async {

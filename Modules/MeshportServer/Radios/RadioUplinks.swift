@@ -24,8 +24,9 @@ actor RadioUplinks {
         self.events = events
     }
 
-    /// Starts the uplinks for the radio `context` speaks for (again when it is another radio).
-    func radioReady(_ context: ServiceContext) async {
+    /// Starts the uplinks for the radio `context` speaks for (again when it is another radio);
+    /// commands from the home automation topic go through `messenger`, the radio's own.
+    func radioReady(_ context: ServiceContext, messenger: Messenger) async {
         guard !targets.isEmpty, radioKey != context.selfInfo.publicKey.bytes else { return }
         await stop()
         radioKey = context.selfInfo.publicKey.bytes
@@ -33,7 +34,7 @@ actor RadioUplinks {
             let backlog = folder?.appendingPathComponent("\(context.selfInfo.publicKey.hex.prefix(16))-\(index)")
             let logger = self.logger, radioID = self.radioID
             do {
-                let uplink = try Uplink(target: target, context: context,
+                let uplink = try Uplink(target: target, context: context, messenger: messenger,
                                         clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
                                         log: { logger.notice("radio \(radioID): \($0)") })
                 try await uplink.start()

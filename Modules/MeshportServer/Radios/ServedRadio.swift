@@ -104,15 +104,24 @@ actor ServedRadio {
         context = new
         selfInfo = new.selfInfo
         connectedAt = Date()
-        let uplinks = self.uplinks
-        Task { await uplinks.radioReady(new) }
-        guard !sameRadio || messenger == nil else { return }
+        if sameRadio, let messenger {
+            startUplinks(new, messenger: messenger)
+            return
+        }
         // Another radio answered on this link (or the first connection): fresh services.
-        messenger = Messenger(context: new)
+        let messenger = Messenger(context: new)
+        self.messenger = messenger
         remoteNodes = RemoteNodes(context: new, vault: passwordFile.map { PasswordVault(path: $0) })
         let telemetry = TelemetryService(context: new)
         telemetryService = telemetry
         if let statsInterval { Task { await telemetry.startSampling(every: statsInterval) } }
+        startUplinks(new, messenger: messenger)
+    }
+
+    /// The uplinks share the radio's messenger: one holds what is in flight (ACK codes).
+    private func startUplinks(_ context: ServiceContext, messenger: Messenger) {
+        let uplinks = self.uplinks
+        Task { await uplinks.radioReady(context, messenger: messenger) }
     }
 
     /// Returns once the session has ended (`.disconnected` after giving up, or closed) or the
