@@ -28,6 +28,7 @@ public actor Uplink {
     private var device: DeviceInfo?
     private var home: HomeAutomation?
     private(set) public var counters = UplinkCounters()
+    private var droppedReported = 0
 
     /// `context`: the radio's, from its connection (its session, and its events and messages
     /// for the home automation topics). `backlogFolder`: where QoS 1 messages wait
@@ -159,12 +160,23 @@ public actor Uplink {
                 break
             }
         }
+        await reportDrops(client)
         let message = StatusMessage.online(selfInfo: selfInfo, device: device, stats: GatewayStats(stats), clientVersion: clientVersion, at: now())
         do {
             try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(message), qos: target.broker.qos, retain: true))
             counters.statusQueued += 1
         } catch {
             log("uplink to \(target): the status could not be queued: \(error)")
+        }
+    }
+
+    /// Says in the log, at each status refresh, how many messages a full backlog dropped since
+    /// the last time (the broker was away too long; /metrics has the running total).
+    private func reportDrops(_ client: MQTTClient) async {
+        let dropped = await client.stats.dropped
+        if dropped > droppedReported {
+            log("uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog while the broker was away (\(dropped) in all)")
+            droppedReported = dropped
         }
     }
 

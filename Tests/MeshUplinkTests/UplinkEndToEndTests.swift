@@ -106,6 +106,14 @@ import Testing
         let metrics = String(decoding: data, as: UTF8.self)
         let queued = metrics.split(separator: "\n").first { $0.hasPrefix("meshport_uplink_packets_queued_total{") }
         #expect(queued.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 >= 1 } == true, "\(metrics)")
+
+        // serve killed without a goodbye: the broker publishes the offline will for it too.
+        await serve.kill9()
+        let after = await reader.waitUntil(within: 30) { lines in
+            Self.messages(lines).contains { $0.topic.hasPrefix("meshcore/SRV/") && $0.json["status"] as? String == "offline" }
+        }
+        #expect(Self.messages(after).contains { $0.topic.hasPrefix("meshcore/SRV/") && $0.json["status"] as? String == "offline" },
+                "no offline will after serve was killed")
         withExtendedLifetime(sim) {}
     }
 
