@@ -300,7 +300,7 @@ def uplink(ours, _peer):
         "received": mine["received"], "peer_received": peer["received"]}
     cpu = peer["cpu_us_per_packet"] / mine["cpu_us_per_packet"]
     out["uplink.cpu_per_packet"] = {
-        "value": round(mine["cpu_us_per_packet"], 1), "unit": f"us of CPU (user + system) per packet, the whole uplink process ({load}; lower is better)",
+        "value": round(mine["cpu_us_per_packet"], 1), "unit": f"us of CPU (user + system) per message delivered, the whole uplink process ({load}; lower is better)",
         "peer": f"{version}, the same run", "peer_value": round(peer["cpu_us_per_packet"], 1), "ratio": round(cpu, 2),
         "goal": "<= 1/5 of the peer's", "goal_met": cpu >= 5}
     rss, without = ours["serve_rss"]["rss_kib"] / 1024, ours["serve_rss_without_uplink"]["rss_kib"] / 1024
