@@ -27,6 +27,7 @@ extension Scenario {
         for (i, g) in (generate ?? []).enumerated() { try generateNodes(g, at: "generate[\(i)]", to: &s, seed: seed, rng: &rng) }
         if let backlog { try queueBacklog(backlog, in: &s) }
         for (i, e) in (events ?? []).enumerated() { try schedule(e, at: "events[\(i)]", in: &s, ids: ids) }
+        if let overheard { try startOverheard(overheard, in: &s) }
         if let chatter { SimHandler.startChatter(&s, at: .milliseconds(Int64((chatter.startAt ?? 5) * 1000))) }
         return s
     }

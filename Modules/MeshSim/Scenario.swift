@@ -23,6 +23,9 @@ public struct Scenario: Codable, Hashable, Sendable {
     /// Messages waiting in the offline queue at start (Scenario+Backlog.swift). Not an `init`
     /// parameter either.
     public var backlog: BacklogSpec?
+    /// A busy air: packets heard per second on a channel the radio has not joined
+    /// (Scenario+Overheard.swift). Not an `init` parameter.
+    public var overheard: OverheardSpec?
 
     public init(extendsDefault: Bool? = nil, seed: UInt64? = nil, radio: RadioSpec? = nil, nodes: [NodeSpec]? = nil,
                 generate: [GenerateSpec]? = nil, events: [EventSpec]? = nil, chatter: ChatterSpec? = nil, lossPerHop: Double? = nil) {

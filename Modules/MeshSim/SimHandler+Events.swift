@@ -43,6 +43,8 @@ extension SimHandler {
                 out.append(.push(.traceData(trace)))
             case let .heard(packet):
                 out.append(.push(.logRxData(packet)))
+            case let .overheard(run, n):
+                out += overheard(&s, run, number: n, at: first.due)
             }
         }
         return out

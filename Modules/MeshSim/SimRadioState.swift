@@ -163,6 +163,8 @@ struct ScheduledEvent: Hashable, Sendable {
         case traceArrives(TraceData)
         /// The radio hears a packet it has seen before: an echo (LOG_RX_DATA only).
         case heard(ReceivedPacket)
+        /// Packet `number` of a scenario's busy air; each schedules the next.
+        case overheard(OverheardRun, number: Int)
     }
 
     var due: Duration

@@ -283,7 +283,36 @@ def serve(ours, _peer):
     return out
 
 
-GROUPS = {"serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble}
+def uplink(ours, _peer):
+    """`meshport uplink` against meshcore_py + paho-mqtt (Tools/Benchmarks/Uplink/uplink_bench.py),
+    each on its own busy `meshport sim` through one Mosquitto in the same run. Rates: ratio =
+    Meshport / peer; CPU and memory: ratio = peer / Meshport. The goals are the issue's."""
+    mine, peer = ours["meshport"], ours["peer"]
+    version = f"meshcore_py {ours['meshcore_version']} + paho-mqtt {ours['paho_version']}"
+    load = f"{ours['packets']:,} heard packets offered at {ours['offered_per_s']:,}/s, QoS {ours['qos']}"
+    out = {}
+    ratio = mine["packets_per_s"] / peer["packets_per_s"]
+    out["uplink.packets_per_s"] = {
+        "value": round(mine["packets_per_s"], 1), "unit": f"packet messages/s at a subscriber ({load}; higher is better)",
+        "peer": f"{version}, the same on its own sim", "peer_value": round(peer["packets_per_s"], 1), "ratio": round(ratio, 2),
+        "goal": ">= 10x the peer", "goal_met": ratio >= 10,
+        "bounded_by": mine["bounded_by"], "peer_bounded_by": peer["bounded_by"],
+        "received": mine["received"], "peer_received": peer["received"]}
+    cpu = peer["cpu_us_per_packet"] / mine["cpu_us_per_packet"]
+    out["uplink.cpu_per_packet"] = {
+        "value": round(mine["cpu_us_per_packet"], 1), "unit": f"us of CPU (user + system) per message delivered, the whole uplink process ({load}; lower is better)",
+        "peer": f"{version}, the same run", "peer_value": round(peer["cpu_us_per_packet"], 1), "ratio": round(cpu, 2),
+        "goal": "<= 1/5 of the peer's", "goal_met": cpu >= 5}
+    rss, without = ours["serve_rss"]["rss_kib"] / 1024, ours["serve_rss_without_uplink"]["rss_kib"] / 1024
+    out["uplink.serve_idle_rss"] = {
+        "value": round(rss, 1), "unit": "MB resident, `meshport serve --mqtt` idle after the warm-up, uplink connected",
+        "peer": "the same server without --mqtt", "peer_value": round(without, 1), "ratio": round(without / rss, 2),
+        "goal": "< 45 MB", "goal_met": rss < 45,
+        "anonymous_mb": round(ours["serve_rss"]["anon_kib"] / 1024, 1), "file_backed_mb": round(ours["serve_rss"]["file_kib"] / 1024, 1)}
+    return out
+
+
+GROUPS = {"serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble, "uplink": uplink}
 
 
 def main():
@@ -310,6 +339,8 @@ def main():
             overhead += f"  goal {e['goal']}: {'met' if e['goal_met'] else 'MISSED'}"
         if "anonymous_mb" in e:
             overhead += f"  (anonymous {e['anonymous_mb']} MB, file-backed {e['file_backed_mb']} MB)"
+        if "bounded_by" in e:
+            overhead += f"  bounded by: Meshport {e['bounded_by']}, peer {e['peer_bounded_by']}"
         if "latency_p99_ms" in e:
             overhead += f"  latency p50 {e['latency_p50_ms']} ms, p99 {e['latency_p99_ms']} ms, server {e['server_cpu_cores']} cores"
         print(f"{name:40} {e['value']:>14,.1f} {e['peer_value']:>14,.1f} {e['ratio']:{'>7.2f' if e['ratio'] >= 0.1 else '>7.3f'}}x  {e['unit']}{overhead}  (peer: {e['peer']})")

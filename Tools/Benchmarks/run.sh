@@ -7,7 +7,8 @@
 # session (RadioSession against meshcore_py on the same `meshport sim` over TCP), ble (the LE
 # host against Bumble's), usb (usb:// against the kernel's tty driver in a QEMU guest),
 # serve (meshport serve on meshport sim: idle RSS, cold start, WebSocket fan-out, a timeline page
-# under load).
+# under load), uplink (meshport uplink against meshcore_py + paho-mqtt, each on a busy `meshport sim`
+# through one Mosquitto: heard packets/s and CPU per packet; idle RSS of `serve --mqtt`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -81,3 +82,13 @@ done
 echo "serve: meshport serve on meshport sim (release build, about 45 seconds)..."
 .venv/bin/python Tools/Benchmarks/Serve/serve_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/serve.json"
 .venv/bin/python Tools/Benchmarks/report.py serve "$work/serve.json" "$work/serve.json" bench-results.json
+
+# Uplink: `meshport uplink` against meshcore_py + paho-mqtt, each on its own `meshport sim` with a
+# busy air, through one Mosquitto (Tools/Benchmarks/Uplink/uplink_bench.py): heard packets/s at a
+# subscriber and CPU per packet, then idle RSS of `meshport serve --mqtt` against it without.
+for product in meshport MeshportDriverTCP; do
+    Tools/release.sh --product "$product" >"$work/build-uplink.log" 2>&1 || { cat "$work/build-uplink.log"; exit 1; }
+done
+echo "uplink: meshport uplink vs meshcore_py + paho-mqtt through Mosquitto (release build, about 1 minute)..."
+.venv/bin/python Tools/Benchmarks/Uplink/uplink_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/uplink.json"
+.venv/bin/python Tools/Benchmarks/report.py uplink "$work/uplink.json" "$work/uplink.json" bench-results.json
