@@ -33,15 +33,22 @@ struct UplinkCommand: AsyncParsableCommand {
         try await reportingRadioErrors {
             try await RadioConnection.with(options, keepAlive: true) { radio in
                 var uplinks: [Uplink] = []
-                for (index, target) in targets.enumerated() {
-                    let backlog = folder.appendingPathComponent("\(radio.context.selfInfo.publicKey.hex.prefix(16))-\(index)")
-                    let uplink = try Uplink(target: target, context: radio.context,
-                                            clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
-                                            log: { Output.note($0) })
-                    try await uplink.start()
-                    uplinks.append(uplink)
+                do {
+                    for (index, target) in targets.enumerated() {
+                        let backlog = folder.appendingPathComponent("\(radio.context.selfInfo.publicKey.hex.prefix(16))-\(index)")
+                        let uplink = try Uplink(target: target, context: radio.context,
+                                                clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
+                                                log: { Output.note($0) })
+                        try await uplink.start()
+                        uplinks.append(uplink)
+                    }
+                } catch {
+                    // The ones already up say `offline` before the command fails.
+                    for uplink in uplinks { await uplink.stop() }
+                    throw error
                 }
-                try await Interruptible.run { try await Task.sleep(for: .seconds(1 << 40)) }
+                let signal = await Termination.wait()
+                Output.note("uplink: stopped by \(signal)")
                 for uplink in uplinks { await uplink.stop() }
             }
         }
