@@ -31,11 +31,13 @@ public actor Uplink {
     private var droppedReported = 0
 
     /// `context`: the radio's, from its connection (its session, and its events and messages
-    /// for the home automation topics). `backlogFolder`: where QoS 1 messages wait
-    /// on disk while the broker is away (nil: in memory). `log` gets one sentence per event.
+    /// for the home automation topics). `backlogRoot`: the folder under which QoS 1 messages
+    /// wait on disk while the broker is away, one subfolder per radio and `--mqtt` position
+    /// `index` (nil: in memory). `log` gets one sentence per event.
     /// `messenger`: the radio's, when the front end has one (a second one could give two
     /// messages the same ACK code); nil makes one for the home automation topic.
-    public init(target: UplinkTarget, context: ServiceContext, messenger: Messenger? = nil, clientVersion: String, backlogFolder: URL?,
+    public init(target: UplinkTarget, index: Int, context: ServiceContext, messenger: Messenger? = nil,
+                clientVersion: String = "meshport/\(MeshportVersion.text)", backlogRoot: URL?,
                 log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.target = target
         self.context = context
@@ -43,7 +45,7 @@ public actor Uplink {
         session = context.session
         selfInfo = context.selfInfo
         self.clientVersion = clientVersion
-        self.backlogFolder = backlogFolder
+        backlogFolder = backlogRoot?.appendingPathComponent("\(context.selfInfo.publicKey.hex.prefix(16))-\(index)")
         self.log = log
         self.now = now
         origin = GatewayOrigin(selfInfo)
@@ -154,7 +156,7 @@ public actor Uplink {
         var stats: [Stats] = []
         for type in [StatsType.core, .radio, .packets] {
             do {
-                stats.append(try await session.expect(.getStats(type)) { if case let .stats(s) = $0, s.type == type { s } else { nil } })
+                stats.append(try await TelemetryService(context: context).stats(type))
             } catch {
                 counters.statsFailures += 1
                 break

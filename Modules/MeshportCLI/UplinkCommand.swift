@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MeshServices
 import MeshUplink
 
 /// `meshport uplink`: a gateway without HTTP: the radio's heard packets to MQTT brokers in the
@@ -35,9 +34,7 @@ struct UplinkCommand: AsyncParsableCommand {
                 var uplinks: [Uplink] = []
                 do {
                     for (index, target) in targets.enumerated() {
-                        let backlog = folder.appendingPathComponent("\(radio.context.selfInfo.publicKey.hex.prefix(16))-\(index)")
-                        let uplink = try Uplink(target: target, context: radio.context,
-                                                clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
+                        let uplink = try Uplink(target: target, index: index, context: radio.context, backlogRoot: folder,
                                                 log: { Output.note($0) })
                         try await uplink.start()
                         uplinks.append(uplink)

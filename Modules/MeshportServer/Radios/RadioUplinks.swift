@@ -31,11 +31,9 @@ actor RadioUplinks {
         await stop()
         radioKey = context.selfInfo.publicKey.bytes
         for (index, target) in targets.enumerated() {
-            let backlog = folder?.appendingPathComponent("\(context.selfInfo.publicKey.hex.prefix(16))-\(index)")
             let logger = self.logger, radioID = self.radioID
             do {
-                let uplink = try Uplink(target: target, context: context, messenger: messenger,
-                                        clientVersion: "meshport/\(MeshportVersion.text)", backlogFolder: backlog,
+                let uplink = try Uplink(target: target, index: index, context: context, messenger: messenger, backlogRoot: folder,
                                         log: { logger.notice("radio \(radioID): \($0)") })
                 try await uplink.start()
                 running.append(uplink)
