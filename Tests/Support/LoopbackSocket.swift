@@ -32,20 +32,34 @@ public func receiveTimeout(_ seconds: Int) -> (Int32) -> Void {
     }
 }
 
-/// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
+/// A free TCP port on 127.0.0.1 for another program to listen on (mosquitto, socat): a random
+/// one below the kernel's ephemeral range, checked by binding it and released. Not port 0 read
+/// back: that comes from the ephemeral range, where the many `meshport sim --listen ...:0` and
+/// `serve --http ...:0` of parallel tests bind, and one of them could take it before the other
+/// program does (seen: mosquitto "Address already in use" and a CLI test talking to the wrong
+/// peer).
 public func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+    let ephemeralStart = ephemeralPortRangeStart()
+    for _ in 0..<200 {
+        let candidate = UInt16.random(in: 10_000..<max(10_001, ephemeralStart))
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = candidate.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
+        if bound { return candidate }
     }
-    guard bound else { throw ProcessFailure("binding a free loopback port: errno \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
+    throw ProcessFailure("no free loopback port below \(ephemeralStart) after 200 tries")
+}
+
+/// The first port of the kernel's ephemeral range (what a bind to port 0 picks from).
+private func ephemeralPortRangeStart() -> UInt16 {
+    let text: String
+    do { text = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8) } catch { return 32768 }
+    return text.split(whereSeparator: \.isWhitespace).first.flatMap { UInt16($0) } ?? 32768
 }
