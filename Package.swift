@@ -200,6 +200,8 @@ var targets: [Target] = [
     .testTarget(name: "MeshMQTTTests", dependencies: ["MeshMQTT", "MeshportTestSupport"], path: "Tests/MeshMQTTTests", swiftSettings: strict),
     // A gateway's uplink: one radio's heard packets and status to one broker in the community
     // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.
+    // Region history: the records ingest workers write and the PostgreSQL store behind them.
+    .target(name: "MeshRegion", path: "Modules/MeshRegion", swiftSettings: strict),
     .target(name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec"], path: "Modules/MeshUplink", swiftSettings: strict),
     .testTarget(name: "MeshUplinkTests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshUplink"], path: "Tests/MeshUplinkTests", swiftSettings: strict),
     // A client that connects with a last will and waits to be killed (MeshMQTTTests).
