@@ -11,7 +11,7 @@ SECONDS ?= 60
 # libpaho-mqtt-dev: the MQTT client (MeshMQTT); mosquitto, mosquitto-clients and openssl: the
 # broker, the independent subscriber and the test CA of its tests (Tests/Support/MosquittoProcess.swift).
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
-	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl
+	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet
 
 .PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench install-driver-sdk clean
 

@@ -34,6 +34,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve the web UI from this folder instead of the one built in.", valueName: "path"))
     var webRoot: String?
 
+    @Option(help: ArgumentHelp("Map tiles for the web UI's maps, a URL with {z}, {x} and {y} (default: OpenStreetMap's); off: draw the maps offline only.", valueName: "url"))
+    var mapTiles: String?
+
+    @Option(help: ArgumentHelp("Leaflet's folder, served to draw map tiles (default: /usr/share/javascript/leaflet from Debian's libjs-leaflet, when installed); off: none.", valueName: "path"))
+    var leaflet: String?
+
     @Option(name: .customLong("allow-origin"), help: ArgumentHelp("Another origin (scheme://host:port) whose pages may change things here; repeatable.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
@@ -125,7 +131,25 @@ struct Serve: AsyncParsableCommand {
             allowedOrigins: Set(allowedOrigins), commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer,
             maxBodyBytes: maxBody, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil, logLevel: logLevel)
         config.uplinks = uplinks
+        try mapSettings(into: &config)
         config.uplinkFolder = URL(fileURLWithPath: folder).appendingPathComponent("uplink").path
         return config
+    }
+
+    private func mapSettings(into config: inout ServeConfiguration) throws {
+        if let mapTiles {
+            config.mapTiles = mapTiles == "off" ? nil : try MapTiles(template: mapTiles, attribution: "map tiles from \(mapTiles)")
+        }
+        if let leaflet {
+            guard leaflet != "off" else {
+                config.leafletFolder = nil
+                return
+            }
+            let folder = URL(fileURLWithPath: leaflet)
+            guard let found = MapTiles.leafletFolder(folder) else {
+                throw ServeError.webRoot(leaflet, reason: "no leaflet.js in this folder (--leaflet wants the folder holding leaflet.js and leaflet.css)")
+            }
+            config.leafletFolder = found
+        }
     }
 }

@@ -36,7 +36,7 @@ public enum MeshportServer {
         } else {
             token = nil
         }
-        let staticFiles = try config.webRoot.map { url throws(ServeError) in try StaticFiles(root: url) } ?? StaticFiles.builtIn()
+        let web = try WebFiles(config)
         let store = try MeshStore.open(at: config.databasePath)
 
         let metrics = ServerMetrics()
@@ -54,7 +54,7 @@ public enum MeshportServer {
 
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: SecurityMiddleware(policy: policy) { text in radios.reduce(text) { $1.redact($0) } })
-        served.addRoutes(to: router, staticFiles: staticFiles)
+        served.addRoutes(to: router, web: web)
         extraRoutes?(router, publisher)
         let sockets = Router(context: APIRequestContext.self)
         served.addEventsSocket(to: sockets)

@@ -72,6 +72,10 @@ public struct ServeConfiguration: Sendable {
     public var uplinks: [UplinkTarget] = []
     /// Where each uplink keeps its QoS 1 backlog while the broker is away; nil: in memory.
     public var uplinkFolder: String?
+    /// The maps' tiles; nil: the maps draw offline only.
+    public var mapTiles: MapTiles? = .openStreetMap
+    /// Leaflet's files, served under /vendor/leaflet/; nil: the maps draw offline only.
+    public var leafletFolder: URL? = MapTiles.leafletFolder(MapTiles.debianLeaflet)
 
     public init(radios: [RadioTarget], databasePath: String, http: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080),
                 companions: [ListenAddress] = [], tokenFile: String? = nil, webRoot: URL? = nil, passwordFile: String? = nil,
@@ -101,6 +105,7 @@ public enum ServeError: Error, Hashable, Sendable, CustomStringConvertible {
     case noRadio
     case tooManyCompanions(Int, radios: Int)
     case webRoot(String, reason: String)
+    case mapTiles(String, reason: String)
 
     public var description: String {
         switch self {
@@ -111,6 +116,7 @@ public enum ServeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noRadio: "no radio to serve: give --radio URL (more than once for several radios)"
         case let .tooManyCompanions(n, radios): "\(n) --companion addresses for \(radios) radio(s): give at most one per radio, in the order of --radio"
         case let .webRoot(path, reason): "web root \(path): \(reason)"
+        case let .mapTiles(template, reason): "map tiles \(template): \(reason)"
         }
     }
 }

@@ -36,6 +36,7 @@ import Testing
         let r = "/api/radios/{radio}"
         _ = try await check("GET", "/healthz", "/healthz")
         _ = try await check("GET", "/api/radios", "/api/radios")
+        _ = try await check("GET", "/api/map", "/api/map")
         _ = try await check("GET", r, "/api/radios/0")
         _ = try await check("GET", r, "/api/radios/9")
         _ = try await check("GET", "\(r)/self", "/api/radios/0/self")

@@ -19,11 +19,14 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from servers import Servers
+from tiles import TileServer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 DESKTOP = (1280, 860)
 PHONE = (390, 844)
+LEAFLET = "/usr/share/javascript/leaflet/leaflet.js"
+TILES = TileServer()
 
 
 def browser():
@@ -262,9 +265,30 @@ def map_view(s, servers):
     s.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", s.find("svg.map .marker[data-key]:not(.self)"))
     info = s.find(".map-info")
     expect("from this radio" in info.text, f"the marker's card lacks the distance: {info.text!r}")
+    expect("No map tiles" in s.find(".map-legend").text, "the legend does not say the map is drawn offline")
     hosts = s.d.execute_script("return performance.getEntriesByType('resource').map(e => new URL(e.name).host)")
     here = s.d.execute_script("return location.host")
-    expect(all(h == here for h in hosts), f"the UI fetched from other hosts: {sorted(set(hosts) - {here})}")
+    expect(all(h in (here, TILES.host) for h in hosts), f"the UI fetched from other hosts: {sorted(set(hosts) - {here, TILES.host})}")
+
+
+@check("the map draws tiles with Leaflet when the tile server answers")
+def map_tiles(s, servers):
+    expect(os.path.exists(LEAFLET), f"{LEAFLET} is missing (make deps installs libjs-leaflet)")
+    TILES.up = True
+    try:
+        s.go("chats")
+        s.go("map")
+        s.wait("tiles", lambda: len(s.all(".map-tiles img.leaflet-tile-loaded")) >= 1)
+        s.wait("markers on the tiles", lambda: len(s.all(".map-tiles path.marker")) >= 20)
+        expect(len(s.all(".map-tiles path.marker.self")) == 1, "this radio is not on the tiled map")
+        expect(len(s.all("svg.map:not([hidden])")) == 0, "the offline drawing still shows")
+        expect("Map tiles" in s.find(".map-legend").text, "the legend does not say where the tiles come from")
+        s.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", s.find(".map-tiles path.marker:not(.self)"))
+        info = s.find(".map-info")
+        expect("from this radio" in info.text, f"the marker's card lacks the distance: {info.text!r}")
+        expect(TILES.served >= 1, "no tile was asked of the tile server")
+    finally:
+        TILES.up = False
 
 
 def log_in(s, node, password):
@@ -408,7 +432,8 @@ def main():
             f.write('{"extendsDefault": true, "radio": {"offlineQueueSize": 200, "maxContacts": 400},'
                     ' "generate": [{"count": 230, "type": "chat", "namePrefix": "Gen", "maxHops": 2}],'
                     ' "backlog": {"dms": 0, "channel": 120, "text": "backlog"}}')
-        servers = Servers(meshport, sim_extra=["--scenario", scenario]).start()
+        TILES.start()
+        servers = Servers(meshport, extra=["--map-tiles", TILES.template], sim_extra=["--scenario", scenario]).start()
         servers.wait_ready()
         driver = browser()
         session = Session(driver, servers.url)
@@ -442,6 +467,7 @@ def main():
             driver.quit()
         if servers:
             servers.stop()
+        TILES.stop()
     print(f"screenshots: {ARTIFACTS}")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -7,7 +7,7 @@ import MeshStore
 
 /// Every HTTP route (Docs/openapi.json lists them with their answers).
 extension Served {
-    func addRoutes(to router: Router<APIRequestContext>, staticFiles: StaticFiles) {
+    func addRoutes(to router: Router<APIRequestContext>, web: WebFiles) {
         router.get("/healthz") { _, _ in try await self.health() }
         router.get("/metrics") { _, _ in await self.metricsText() }
         router.post("/api/session") { request, _ in try await self.login(request) }
@@ -17,6 +17,7 @@ extension Served {
         }
         router.get("/api/backup") { _, _ in try await self.backup() }
         router.get("/api/radios") { _, _ in try await self.json(self.radioList()) }
+        router.get("/api/map") { _, _ in try self.json(web.map) }
         let radio = router.group("/api/radios/:radio")
         addRadioRoutes(radio)
         addMessageRoutes(radio)
@@ -25,8 +26,12 @@ extension Served {
         addSettingsRoutes(radio)
         addPacketRoutes(radio)
         router.get("/api/**") { request, _ -> Response in throw APIError.notFound("no API route \(request.method) \(request.uri.path)") }
-        router.get("/") { request, _ in try staticFiles.response(for: request, metrics: self.metrics) }
-        router.get("/**") { request, _ in try staticFiles.response(for: request, metrics: self.metrics) }
+        router.get("\(WebFiles.leafletMount)/**") { request, _ in
+            guard let leaflet = web.leaflet else { throw APIError.notFound("Leaflet is not installed here (Debian: apt install libjs-leaflet)") }
+            return try leaflet.response(for: request, metrics: self.metrics)
+        }
+        router.get("/") { request, _ in try web.site.response(for: request, metrics: self.metrics) }
+        router.get("/**") { request, _ in try web.site.response(for: request, metrics: self.metrics) }
     }
 
     func radioList() async -> [RadioJSON] {

@@ -8,6 +8,10 @@ import Hummingbird
 /// file found, symbolic links resolved, must still lie inside the folder.
 struct StaticFiles: Sendable {
     let root: URL
+    /// The URL path the folder is served under ("" for the site's root).
+    let mount: String
+    /// Origins besides this server's that pages may load images from (the map tiles').
+    var imageOrigins: [String] = []
     /// The root with its symbolic links resolved, ending in "/".
     private let resolvedRoot: String
 
@@ -19,12 +23,13 @@ struct StaticFiles: Sendable {
         return try StaticFiles(root: web)
     }
 
-    init(root: URL) throws(ServeError) {
+    init(root: URL, mount: String = "") throws(ServeError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .webRoot(root.path, reason: "no such folder")
         }
         self.root = root
+        self.mount = mount
         let resolved = root.resolvingSymlinksInPath().standardizedFileURL.path
         resolvedRoot = resolved.hasSuffix("/") ? resolved : resolved + "/"
     }
@@ -38,7 +43,11 @@ struct StaticFiles: Sendable {
 
     /// The file `path` (as in the request line) names under the root; "/" is index.html.
     func file(for path: String) throws(Refusal) -> URL {
-        guard let decoded = path.removingPercentEncoding else { throw .malformed }
+        guard var decoded = path.removingPercentEncoding else { throw .malformed }
+        if !mount.isEmpty {
+            guard decoded.hasPrefix(mount + "/") else { throw .missing }
+            decoded.removeFirst(mount.count)
+        }
         var segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if decoded == "/" || decoded.isEmpty { segments = ["index.html"] }
         for segment in segments {
@@ -70,8 +79,10 @@ struct StaticFiles: Sendable {
         }
         var headers: HTTPFields = [.contentType: Self.contentType(url.pathExtension), .cacheControl: "no-cache"]
         if url.pathExtension == "html" {
-            // The UI loads only its own scripts and styles and talks only to this server.
-            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+            // The UI loads only its own scripts and styles and talks only to this server; images
+            // may also come from the map tiles' server.
+            let images = (["'self'", "data:"] + imageOrigins).joined(separator: " ")
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src \(images); style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -1,6 +1,8 @@
-// Contacts' positions drawn offline: an SVG with a graticule and a scale bar, no tile server.
-// The projection is equirectangular around the view's latitude, exact enough at mesh scale.
+// Contacts' positions: on map tiles through Leaflet when the server and the network allow
+// (basemap.js), else drawn offline as an SVG with a graticule and a scale bar. The offline
+// projection is equirectangular around the view's latitude, exact enough at mesh scale.
 import { get } from '../api.js';
+import { basemap, tileMap } from '../basemap.js';
 import { h, s, replace, debounce, typeLabel, shortKey, formatAgo } from '../dom.js';
 
 const KM_PER_DEGREE = 111.32;
@@ -14,16 +16,20 @@ export function mount(app, container, name, params) {
     h('button', { type: 'button', 'aria-label': 'Zoom in', onclick: () => zoom(2) }, '+'),
     h('button', { type: 'button', 'aria-label': 'Zoom out', onclick: () => zoom(0.5) }, '−'),
     h('button', { type: 'button', onclick: () => fit() }, 'Fit'));
-  container.append(h('section', { class: 'map-view' }, h('div', { class: 'map-frame' }, svg, controls, info), legend));
+  const frame = h('div', { class: 'map-frame' }, svg, controls, info);
+  container.append(h('section', { class: 'map-view' }, frame, legend));
 
   let points = [];
   let view = null; // {lat, lon, k: pixels per degree of latitude, cos}
   let focus = params[0] ?? null;
   let size = { width: 0, height: 0 };
   let loaded = false;
+  let tiles = null; // {map, layer, host} while Leaflet draws
+  let disposed = false;
 
   // Fits once both the positions and the frame's size are known; draws after that.
   function show() {
+    if (loaded && tiles) return tiles.fitted ? drawTiles() : fitTiles();
     if (!loaded || !size.width) return;
     if (view) draw();
     else fit();
@@ -35,7 +41,8 @@ export function mount(app, container, name, params) {
       points = contacts.filter(hasPosition).map((c) => ({ key: c.key, name: c.name || shortKey(c.key), type: c.type, lat: c.latitude, lon: c.longitude, lastAdvert: c.lastAdvert }));
       if (self && hasPosition(self)) points.push({ key: self.publicKey, name: self.name, type: 'self', lat: self.latitude, lon: self.longitude });
       const without = contacts.length - points.filter((p) => p.type !== 'self').length;
-      legend.textContent = `${points.length} position${points.length === 1 ? '' : 's'} from adverts${without ? `; ${without} contact${without === 1 ? '' : 's'} share none` : ''}. Drag to pan, wheel or +/− to zoom. No map tiles are loaded.`;
+      counts = `${points.length} position${points.length === 1 ? '' : 's'} from adverts${without ? `; ${without} contact${without === 1 ? '' : 's'} share none` : ''}.`;
+      writeLegend();
       loaded = true;
       show();
     } catch (error) {
@@ -43,7 +50,13 @@ export function mount(app, container, name, params) {
     }
   }
 
+  let counts = '';
+  function writeLegend() {
+    legend.textContent = `${counts} Drag to pan, wheel or +/− to zoom. ${tiles ? 'Map tiles from the tile server.' : 'No map tiles are loaded.'}`;
+  }
+
   function fit() {
+    if (tiles) return fitTiles();
     const target = focus ? points.filter((p) => p.key === focus) : points;
     const shown = target.length ? target : points;
     if (shown.length === 0) {
@@ -68,6 +81,7 @@ export function mount(app, container, name, params) {
   const unproject = (x, y) => [view.lat - (y - size.height / 2) / view.k, view.lon + (x - size.width / 2) / (view.cos * view.k)];
 
   function draw() {
+    if (tiles) return drawTiles();
     if (!view || !size.width) return;
     svg.setAttribute('viewBox', `0 0 ${size.width} ${size.height}`);
     const [north, west] = unproject(0, 0);
@@ -139,6 +153,60 @@ export function mount(app, container, name, params) {
       s('text', { x: x + width / 2, y: y - 6, 'text-anchor': 'middle' }, label));
   }
 
+  // Leaflet takes over the frame once the tiles answer; the first tile that fails before any
+  // loaded brings the offline drawing back.
+  async function useTiles() {
+    const base = await basemap();
+    if (!base || disposed) return;
+    const host = h('div', { class: 'map-tiles', role: 'img', 'aria-label': 'Map of contacts' });
+    frame.prepend(host);
+    svg.toggleAttribute('hidden', true);
+    controls.hidden = true;
+    tiles = { map: tileMap(base, host, offline), host };
+    tiles.layer = base.L.layerGroup().addTo(tiles.map);
+    tiles.L = base.L;
+    tiles.map.on('click', () => select(null));
+    writeLegend();
+    show();
+  }
+
+  function offline() {
+    if (!tiles) return;
+    tiles.map.remove();
+    tiles.host.remove();
+    tiles = null;
+    svg.toggleAttribute('hidden', false);
+    controls.hidden = false;
+    writeLegend();
+    view = null;
+    show();
+  }
+
+  function fitTiles() {
+    tiles.fitted = true;
+    const target = focus ? points.filter((p) => p.key === focus) : points;
+    const shown = target.length ? target : points;
+    if (shown.length === 0) tiles.map.setView([0, 0], 1);
+    else if (shown.length === 1) tiles.map.setView([shown[0].lat, shown[0].lon], 13);
+    else tiles.map.fitBounds(shown.map((p) => [p.lat, p.lon]), { padding: [30, 30] });
+    drawTiles();
+    if (focus) select(points.find((p) => p.key === focus));
+  }
+
+  function drawTiles() {
+    const { L, layer } = tiles;
+    layer.clearLayers();
+    for (const p of points) {
+      const marker = L.circleMarker([p.lat, p.lon], { radius: p.type === 'self' ? 8 : 6, className: `marker ${p.type}${selected?.key === p.key ? ' selected' : ''}` });
+      marker.bindTooltip(p.name, { permanent: p.type === 'self' || selected?.key === p.key, direction: 'right' });
+      marker.on('click', (e) => {
+        L.DomEvent.stopPropagation(e);
+        select(p);
+      });
+      layer.addLayer(marker);
+    }
+  }
+
   let selected = null;
   function select(p) {
     selected = p ?? null;
@@ -201,12 +269,15 @@ export function mount(app, container, name, params) {
     if (event.type === 'resync' || (event.radio === app.radio && event.type === 'contact')) reload();
   });
   load();
+  useTiles();
   return {
     update(_, routeParams) {
       focus = routeParams[0] ?? null;
       fit();
     },
     dispose() {
+      disposed = true;
+      tiles?.map.remove();
       resize.disconnect();
       unsubscribe();
       reload.cancel();
