@@ -15,5 +15,5 @@ public struct GatewayOrigin: Hashable, Sendable {
         self.init(name: info.name, publicKey: info.publicKey)
     }
 
-    public var id: String { Hex.encode(publicKey.bytes).uppercased() }
+    public var id: String { GatewayTopics.keyHex(publicKey) }
 }

@@ -20,7 +20,7 @@ public struct GatewayToken: Hashable, Sendable {
     public static let standardLifetime = 3600
 
     public static func username(for publicKey: PublicKey) -> String {
-        "v1_" + Hex.encode(publicKey.bytes).uppercased()
+        "v1_" + GatewayTopics.keyHex(publicKey)
     }
 
     /// A token for `audience` issued at `instant`, signed through `sign`. Throws
@@ -33,7 +33,7 @@ public struct GatewayToken: Hashable, Sendable {
         let iat = Int64(instant.timeIntervalSince1970.rounded(.down))
         let exp = iat + Int64(lifetime)
         let header = #"{"alg":"Ed25519","typ":"JWT"}"#
-        let claims = #"{"publicKey":"\#(Hex.encode(publicKey.bytes).uppercased())","iat":\#(iat),"exp":\#(exp),"aud":\#(jsonString(audience))}"#
+        let claims = #"{"publicKey":"\#(GatewayTopics.keyHex(publicKey))","iat":\#(iat),"exp":\#(exp),"aud":\#(jsonString(audience))}"#
         let signingInput = base64URL(Array(header.utf8)) + "." + base64URL(Array(claims.utf8))
         let signature = try await sign(Array(signingInput.utf8))
         guard signature.count == 64 else { throw GatewayError.badSignature(count: signature.count) }

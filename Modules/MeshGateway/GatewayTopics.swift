@@ -19,7 +19,10 @@ public struct GatewayTopics: Hashable, Sendable {
     }
 
     /// The key as the topics and messages spell it: 64 upper-case hex digits.
-    public var keyHex: String { Hex.encode(publicKey.bytes).uppercased() }
+    public var keyHex: String { Self.keyHex(publicKey) }
+
+    /// How every topic spells a radio's key: 64 upper-case hex digits.
+    public static func keyHex(_ key: PublicKey) -> String { Hex.encode(key.bytes).uppercased() }
 
     public var packets: String { "meshcore/\(region)/\(keyHex)/packets" }
     public var status: String { "meshcore/\(region)/\(keyHex)/status" }

@@ -36,6 +36,10 @@ import Testing
         try await publishWithTool(broker, topic: send, text: #"{"id": "all", "channel": 0, "text": "good evening"}"#)
         try await publishWithTool(broker, topic: send, text: "lights off")
         try await publishWithTool(broker, topic: send, text: #"{"id": "who", "to": "Bob", "text": "hi"}"#)
+        // The same id again, as a QoS 1 redelivery brings it: not sent twice. Then one more, so
+        // the wait below knows the repeat was handled.
+        try await publishWithTool(broker, topic: send, text: #"{"id": "all", "channel": 0, "text": "good evening"}"#)
+        try await publishWithTool(broker, topic: send, text: #"{"id": "end", "to": "Nobody", "text": "x"}"#)
 
         @Sendable func outcomes(_ lines: [String]) -> [[String: Any]] {
             UplinkEndToEndTests.messages(lines).filter { $0.topic == "meshport/\(key)/sent" }.map(\.json)
@@ -45,7 +49,7 @@ import Testing
         }
         let lines = await reader.waitUntil(within: 90) { lines in
             let results = outcomes(lines).map { "\($0["id"] ?? "-") \($0["result"] ?? "-")" }
-            return results.contains("dm delivered") && results.contains("all sent") && results.count >= 5
+            return results.contains("dm delivered") && results.contains("all sent") && results.contains("end rejected") && results.count >= 6
                 && events(lines).contains { ($0["message"] as? [String: Any])?["text"] as? String == "the door is open" }
         }
         let said = "gateway said: \(gateway.err.current)\ngot: \(reader.received.joined(separator: "\n"))"
@@ -63,6 +67,8 @@ import Testing
         let channelMessage = try #require(channel["message"] as? [String: Any])
         #expect((channelMessage["conversation"] as? [String: Any])?["channel"] as? Int == 0)
         #expect(channelMessage["status"] as? String == "sent")
+        #expect(got.filter { $0["id"] as? String == "all" }.count == 1, "the repeated command was run again: \(said)")
+        #expect(gateway.err.current.contains("not sent twice"), "the repeat is not in the log: \(gateway.err.current)")
 
         let notJSON = try #require(outcome(nil, "rejected"), "\(said)")
         #expect(notJSON["error"] as? String == "bad-command" && (notJSON["reason"] as? String)?.contains("not a JSON object") == true, "\(notJSON)")

@@ -20,6 +20,9 @@ actor HomeAutomation {
     private var tasks: [Task<Void, Never>] = []
     /// DMs whose ACK is awaited, by message id.
     private var awaiting: [Int64: Task<Void, Never>] = [:]
+    /// The ids of the last commands run: QoS 1 delivers at least once, and a command the broker
+    /// brings again must not send its message again.
+    private var recentIDs = RecentIDs(capacity: 1000)
 
     /// `messenger`: the front end's, shared (it stays running when this stops); nil makes one
     /// of its own.
@@ -79,6 +82,10 @@ actor HomeAutomation {
         } catch {
             if case let .badCommand(id, _) = error { await answer(HomeOutcome(id: id, result: .rejected, failure: error)) }
             log("home automation: a command on \(topics.send) was rejected: \(error)")
+            return
+        }
+        if let id = command.id, !recentIDs.insert(id) {
+            log("home automation: command \"\(id)\" on \(topics.send) came again (a QoS 1 redelivery, or a reused id); it was not sent twice")
             return
         }
         do throws(HomeCommandError) {

@@ -1,4 +1,5 @@
 import MeshCodec
+import MeshGateway
 
 /// The home automation topics of one radio (Docs/gateway.md, "Home automation"). They live
 /// under `meshport/`, not `meshcore/`: the `meshcore/` tree is the community format, read by
@@ -7,7 +8,7 @@ struct HomeTopics: Sendable {
     /// The radio's public key, 64 upper-case hex digits (as in the gateway topics).
     let keyHex: String
 
-    init(publicKey: PublicKey) { keyHex = Hex.encode(publicKey.bytes).uppercased() }
+    init(publicKey: PublicKey) { keyHex = GatewayTopics.keyHex(publicKey) }
 
     /// Every message the radio receives or sends, and each status change of a sent one.
     var messages: String { "meshport/\(keyHex)/messages" }
