@@ -28,6 +28,10 @@ public struct GatewayMesh: Sendable {
                 traffic.append(AirEvent(due: event.due, kind: .advert(key, timestamp: timestamp)))
             case let .messageArrives(.channel(index, sender, text, sentAt, _, _)) where Int(index) < mesh.channels.count:
                 traffic.append(AirEvent(due: event.due, kind: .channel(mesh.channels[Int(index)].secret, sender: sender, text: text, sentAt: sentAt)))
+            case .heard:
+                // Echoes of what the mesh sent before the start, as one radio placed them: on the
+                // shared air the mesh's packets are heard only as the air delivers them.
+                continue
             default:
                 radio.scheduled.append(event)
             }
