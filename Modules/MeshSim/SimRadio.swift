@@ -105,7 +105,7 @@ public actor SimRadio {
 
     /// A packet reaching the radio over the shared air (SharedAir.swift), heard at `at`.
     public func hear(_ packet: ReceivedPacket, at: Duration) {
-        SimHandler.schedule(&state, ScheduledEvent(due: at, kind: .heard(packet)))
+        SimHandler.schedule(&state, ScheduledEvent(due: at, kind: .received(packet)))
         tick()
     }
 

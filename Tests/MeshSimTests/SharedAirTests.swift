@@ -114,6 +114,28 @@ import Testing
         }
     }
 
+    /// Each gateway is a companion radio: it reads the channel text once however often it hears
+    /// it, and adds the advertising talker it did not know; the far one learns nothing.
+    @Test func aGatewayRadioReadsWhatItHears() async throws {
+        var scenario = Self.scenario()
+        scenario.nodes?[0].contact = false
+        let clock = ManualSimClock()
+        let air = SharedAir(try scenario.gatewayMesh(), clock: clock)
+        for _ in 0..<60 {
+            clock.advance(by: .seconds(1))
+            await air.tick()
+        }
+        let near = await air.radios[0].state, far = await air.radios[4].state
+        let talker = try #require(near.nodes.values.first { $0.name == "talker" })
+        #expect(near.contacts.contact(talker.publicKey)?.name == "talker", "auto-added from its advert")
+        var queue = near.offlineQueue
+        guard case let .channelMessage(message)? = queue.pop() else { Issue.record("no channel message queued"); return }
+        #expect(message.text == "talker: hello" && message.channelIndex == 0 && message.pathLength.hopCount == 0)
+        #expect(queue.pop() == nil, "the repeater's copy is only logged")
+        #expect(far.contacts.contact(talker.publicKey) == nil && far.offlineQueue.count == 0)
+        #expect(await air.radios[0].problems.isEmpty)
+    }
+
     @Test func theLinkFollowsDistanceWithinLoRasRanges() throws {
         let here = Coordinates(latitude: 52, longitude: 5)
         func at(_ km: Double) -> AirLink? { AirLink.between(here, Coordinates(latitude: 52 + km / 111.195, longitude: 5)) }
