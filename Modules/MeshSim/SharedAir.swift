@@ -26,19 +26,13 @@ public actor SharedAir {
 
     /// Runs the air and the radios' scheduled events until cancelled.
     public func runTimers() async {
-        while !Task.isCancelled {
+        repeat {
             await tick()
             var next = air.nextDue
             for radio in radios {
                 if let due = await radio.nextDue { next = min(next ?? due, due) }
             }
-            let idle = Duration.milliseconds(250)
-            let wait = next.map { $0 - clock.elapsed } ?? idle
-            do {
-                try await Task.sleep(for: min(max(wait, .milliseconds(1)), idle))
-            } catch {
-                return   // cancelled: the simulation is shutting down
-            }
-        }
+            guard await clock.sleep(until: next) else { return }
+        } while true
     }
 }

@@ -143,16 +143,9 @@ public actor SimRadio {
 
     /// Runs scheduled events in real time until cancelled (for a radio on `SystemSimClock`).
     public func runTimers() async {
-        while !Task.isCancelled {
+        repeat {
             tick()
-            let idle = Duration.milliseconds(250)
-            let wait = nextDue.map { $0 - clock.elapsed } ?? idle
-            do {
-                try await Task.sleep(for: min(max(wait, .milliseconds(1)), idle))
-            } catch {
-                return   // cancelled: the radio is shutting down
-            }
-        }
+        } while await clock.sleep(until: nextDue)
     }
 
     private func encode(_ frame: RadioFrame) -> [UInt8]? {
