@@ -6,11 +6,12 @@ import MeshSimServe
 import MeshTransport
 
 /// `meshport sim`: a simulated companion radio (MeshSim) with its default mesh, served over
-/// TCP or a pseudo-terminal until SIGINT or SIGTERM, or over stdin/stdout until that link ends.
+/// TCP or a pseudo-terminal until SIGINT or SIGTERM, or over stdin/stdout until that link ends;
+/// with `--radios` or a scenario's gateways, several radios on one air (SimGateways.swift).
 struct Sim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
-        abstract: "Run a simulated companion radio (MeshSim).",
+        abstract: "Run a simulated companion radio (MeshSim), or several on one air.",
         discussion: """
             Serves one radio over TCP (one client at a time; a new client replaces the old, as the \
             firmware does) or over a pseudo-terminal whose path is printed. The mesh around it \
