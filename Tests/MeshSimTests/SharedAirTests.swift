@@ -32,7 +32,9 @@ import Testing
     @Test func theSameSeedGivesTheSameHearings() throws {
         func run(_ seed: UInt64) throws -> [AirHearing] {
             var mesh = try GatewayMesh.defaultMesh(radios: 3, seed: seed)
-            return (1...12).flatMap { mesh.air.advance(to: .seconds(10 * $0)) }
+            let hearings = (1...12).flatMap { mesh.air.advance(to: .seconds(10 * $0)) }
+            #expect(mesh.air.problems.isEmpty)
+            return hearings
         }
         let first = try run(4)
         #expect(first.count > 20, "two minutes of the default mesh: adverts and chatter")
@@ -106,6 +108,7 @@ import Testing
             pushed.add((i, p))
         }
         #expect(pushed.items.count > 10)
+        #expect(await air.problems.isEmpty)
         for g in 0..<5 {
             let want = delivered.filter { $0.gateway == g }.sorted { $0.due < $1.due }.map(\.packet)
             #expect(pushed.items.filter { $0.0 == g }.map(\.1) == want, "gateway \(g)")
