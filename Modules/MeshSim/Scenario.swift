@@ -26,6 +26,9 @@ public struct Scenario: Codable, Hashable, Sendable {
     /// A busy air: packets heard per second on a channel the radio has not joined
     /// (Scenario+Overheard.swift). Not an `init` parameter.
     public var overheard: OverheardSpec?
+    /// Several gateways on one air, each served as its own radio (Scenario+Gateways.swift).
+    /// Not an `init` parameter.
+    public var gateways: [GatewaySpec]?
 
     public init(extendsDefault: Bool? = nil, seed: UInt64? = nil, radio: RadioSpec? = nil, nodes: [NodeSpec]? = nil,
                 generate: [GenerateSpec]? = nil, events: [EventSpec]? = nil, chatter: ChatterSpec? = nil, lossPerHop: Double? = nil) {

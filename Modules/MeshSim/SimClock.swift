@@ -25,6 +25,21 @@ public final class ManualSimClock: SimClock, @unchecked Sendable {
     public func advance(by d: Duration) { lock.withLock { now += d } }
 }
 
+extension SimClock {
+    /// Sleeps until `due` on this clock, or a quarter second at most, so that events scheduled
+    /// meanwhile are not missed for long; false once the task is cancelled (shutting down).
+    func sleep(until due: Duration?) async -> Bool {
+        let idle = Duration.milliseconds(250)
+        let wait = due.map { $0 - elapsed } ?? idle
+        do {
+            try await Task.sleep(for: min(max(wait, .milliseconds(1)), idle))
+            return !Task.isCancelled
+        } catch {
+            return false
+        }
+    }
+}
+
 extension Duration {
     /// Whole milliseconds, the unit the simulation schedules in.
     var milliseconds: UInt64 {

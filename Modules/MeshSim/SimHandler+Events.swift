@@ -45,6 +45,8 @@ extension SimHandler {
                 out.append(.push(.logRxData(packet)))
             case let .overheard(run, n):
                 out += overheard(&s, run, number: n, at: first.due)
+            case let .received(packet):
+                out += received(&s, packet, at: first.due)
             }
         }
         return out

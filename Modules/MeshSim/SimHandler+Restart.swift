@@ -29,14 +29,15 @@ extension SimHandler {
     }
 
     /// What a restart clears: the message queue, the ACKs and the request still awaited, the
-    /// advert path cache, counters and uptime, a signing in progress, the app's declared
-    /// version and a flood scope set for this session only.
+    /// advert path cache, the packets seen, counters and uptime, a signing in progress, the
+    /// app's declared version and a flood scope set for this session only.
     private static func restart(_ s: inout SimRadioState, now: Duration) {
         s.bootedAt = now
         s.offlineQueue = OfflineQueue(capacity: s.limits.offlineQueueSize)
         s.expectedAcks = []
         s.pending = nil
         s.advertPaths = []
+        s.packetsSeen = []
         s.signBuffer = nil
         s.stats = SimStats()
         s.appTargetVersion = 0

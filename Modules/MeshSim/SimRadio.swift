@@ -14,6 +14,8 @@ public actor SimRadio {
     /// Where the flash-kept part of the state goes after each change (nil: not kept).
     private var saver: (@Sendable (SimSavedState) -> Void)?
     private var lastSaved: SimSavedState?
+    /// Where every packet the radio hears is recorded, pushed or not (nil: nowhere).
+    private var hearings: (@Sendable (SimHearing) -> Void)?
 
     /// What the simulation could not do (frames it could not encode, records it could not
     /// build): its own bugs, kept for tests and logs.
@@ -95,6 +97,18 @@ public actor SimRadio {
         }
     }
 
+    /// Records every packet the radio hears from now on (`meshport sim --heard-log`), whether
+    /// or not a link is attached to take its LOG_RX_DATA push.
+    public func recordHearings(_ record: @escaping @Sendable (SimHearing) -> Void) {
+        hearings = record
+    }
+
+    /// A packet reaching the radio over the shared air (SharedAir.swift), heard at `at`.
+    public func hear(_ packet: ReceivedPacket, at: Duration) {
+        SimHandler.schedule(&state, ScheduledEvent(due: at, kind: .received(packet)))
+        tick()
+    }
+
     /// Delivers what is due by now. Pushes need a connected link; without one they are
     /// dropped as the firmware drops them, while queued messages stay queued (§10 #18).
     public func tick() {
@@ -105,6 +119,11 @@ public actor SimRadio {
     @discardableResult
     private func deliverDue() -> Bool {
         let pushes = SimHandler.advance(&state, to: clock.elapsed)
+        if let hearings {
+            for case let .push(.logRxData(packet)) in pushes {
+                hearings(SimHearing(radio: state.publicKey, packet: packet, elapsed: clock.elapsed, pushed: sink != nil))
+            }
+        }
         if let sink {
             for p in pushes {
                 if let bytes = encode(p) { sink(bytes) }
@@ -124,16 +143,9 @@ public actor SimRadio {
 
     /// Runs scheduled events in real time until cancelled (for a radio on `SystemSimClock`).
     public func runTimers() async {
-        while !Task.isCancelled {
+        repeat {
             tick()
-            let idle = Duration.milliseconds(250)
-            let wait = nextDue.map { $0 - clock.elapsed } ?? idle
-            do {
-                try await Task.sleep(for: min(max(wait, .milliseconds(1)), idle))
-            } catch {
-                return   // cancelled: the radio is shutting down
-            }
-        }
+        } while await clock.sleep(until: nextDue)
     }
 
     private func encode(_ frame: RadioFrame) -> [UInt8]? {

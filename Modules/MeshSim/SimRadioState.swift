@@ -49,6 +49,9 @@ public struct SimRadioState: Hashable, Sendable {
     var sessions: [PublicKey: SimAccessEntry] = [:]
     /// Per room server: the newest post the radio has (sent with the next login).
     var roomSyncSince: [PublicKey: UInt32] = [:]
+    /// Hashes of the newest packets read off the shared air: a packet heard again (a
+    /// repeater's copy) is only logged.
+    var packetsSeen: [[UInt8]] = []
     /// Recently heard adverts and the paths they came by (GET_ADVERT_PATH).
     var advertPaths: [HeardAdvert] = []
     /// Data collected between SIGN_START and SIGN_FINISH (nil: no signing under way).
@@ -165,6 +168,8 @@ struct ScheduledEvent: Hashable, Sendable {
         case heard(ReceivedPacket)
         /// Packet `number` of a scenario's busy air; each schedules the next.
         case overheard(OverheardRun, number: Int)
+        /// A packet over the shared air of several gateways: logged, then read (SimHandler+Received.swift).
+        case received(ReceivedPacket)
     }
 
     var due: Duration

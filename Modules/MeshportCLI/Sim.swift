@@ -6,11 +6,12 @@ import MeshSimServe
 import MeshTransport
 
 /// `meshport sim`: a simulated companion radio (MeshSim) with its default mesh, served over
-/// TCP or a pseudo-terminal until SIGINT or SIGTERM, or over stdin/stdout until that link ends.
+/// TCP or a pseudo-terminal until SIGINT or SIGTERM, or over stdin/stdout until that link ends;
+/// with `--radios` or a scenario's gateways, several radios on one air (SimGateways.swift).
 struct Sim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
-        abstract: "Run a simulated companion radio (MeshSim).",
+        abstract: "Run a simulated companion radio (MeshSim), or several on one air.",
         discussion: """
             Serves one radio over TCP (one client at a time; a new client replaces the old, as the \
             firmware does) or over a pseudo-terminal whose path is printed. The mesh around it \
@@ -27,6 +28,13 @@ struct Sim: AsyncParsableCommand {
             push N ms late; corrupt-chance=P changes one byte of a written frame with chance P; \
             stall-at=N with stall-seconds=S (default 5) goes silent for S seconds at the N-th \
             frame; seed=N seeds the chances (default: --seed). Frames are counted per link.
+
+            --radios N serves N radios on one simulated air (or a scenario's gateways section \
+            places them): each is a gateway at its own place, on its own port (--listen's port, \
+            then the next ones; port 0: any free ones) or pty, and hears the mesh's packets with \
+            an SNR and RSSI from its distance to the sender, directly and through repeaters. \
+            Each radio's address line names it and its public key. --heard-log FILE writes one \
+            JSON line per packet a radio heard (Docs/meshsim.md).
             """)
 
     @Option(help: ArgumentHelp("Where to listen, tcp://HOST:PORT (port 0: any free port).", valueName: "url"))
@@ -49,6 +57,12 @@ struct Sim: AsyncParsableCommand {
 
     @Option(help: "Seed of the simulated mesh (same seed, same mesh); overrides the scenario's.") var seed: UInt64?
 
+    @Option(help: ArgumentHelp("Serve this many radios on one simulated air, placed from --seed (1-64).", valueName: "n"))
+    var radios: Int?
+
+    @Option(help: ArgumentHelp("Write one JSON line per packet a radio hears to this file.", valueName: "file"))
+    var heardLog: String?
+
     @Option(name: .customLong("fault"), help: ArgumentHelp("A link fault, KEY=VALUE (repeatable; keys above).", valueName: "key=value"))
     var faults: [String] = []
 
@@ -56,17 +70,27 @@ struct Sim: AsyncParsableCommand {
         if pty, listen != nil { throw ValidationError("--listen and --pty exclude each other") }
         if stdio, pty || listen != nil { throw ValidationError("--stdio excludes --listen and --pty") }
         if ptyLink != nil, !pty { throw ValidationError("--pty-link needs --pty") }
+        if let radios, !GatewayMesh.radioRange.contains(radios) {
+            throw ValidationError("--radios \(radios) is outside \(GatewayMesh.radioRange.lowerBound)...\(GatewayMesh.radioRange.upperBound)")
+        }
+        if radios != nil, stdio || state != nil || ptyLink != nil {
+            throw ValidationError("--radios serves several radios: it excludes --stdio, --state and --pty-link, which are for one")
+        }
         _ = try Self.faultOverrides(faults)
     }
 
     func run() async throws {
         try await reportingErrors {
             let file = try scenario.map(ScenarioFile.load)
+            if radios != nil || file?.gateways != nil { return try await serveGateways(file) }
             var initial = try file?.state(seed: seed) ?? DefaultMesh.state(seed: seed ?? 1)
             if let path = state { try SavedStateFile.restore(&initial, from: path) }
             let faults = try Self.activeFaults(scenario: file, overrides: Self.faultOverrides(self.faults), seed: seed)
             let radio = SimRadio(state: initial)
             if let path = state { await radio.persist { SavedStateFile.write($0, to: path) } }
+            let heard = try heardLog.map(HeardLog.init(path:))
+            if let heard { await radio.recordHearings(heard.record) }
+            defer { Self.close(heard) }
             let timers = Task { await radio.runTimers() }
             defer { timers.cancel() }
             // Before the address line, which scripts wait for.
