@@ -36,7 +36,10 @@ enum PahoCallbacks {
                 ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: length)) : []
             let qos: MQTTQoS = message.pointee.qos == 0 ? .atMostOnce : .atLeastOnce
             let retained = message.pointee.retained != 0
-            PahoBridge.from(context)?.emit(.message(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retained)))
+            let received = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retained)
+            if let bridge = PahoBridge.from(context) {
+                if let receive = bridge.receive { receive(received) } else { bridge.emit(.message(received)) }
+            }
             var pointer: UnsafeMutablePointer<MQTTAsync_message>? = message
             MQTTAsync_freeMessage(&pointer)
         }
