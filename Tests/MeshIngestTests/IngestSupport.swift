@@ -6,40 +6,15 @@ import MeshRegion
 import MeshportTestSupport
 import Synchronization
 
-/// A region sink for the tests: keeps every hearing's raw bytes in the order written, and
-/// fails every write while `failing` is set.
+/// A region sink for the tests: keeps every hearing's raw bytes in the order written.
 final class TestSink: RegionSink, Sendable {
-    private let state = Mutex<(raws: [[UInt8]], observers: Int, rejected: Int, failing: Bool, failures: Int)>(([], 0, 0, false, 0))
-
-    init(failing: Bool = false) { state.withLock { $0.failing = failing } }
+    private let written = Mutex<[[UInt8]]>([])
 
     func write(_ batch: RegionBatch) async throws {
-        try state.withLock { state in
-            if state.failing {
-                state.failures += 1
-                throw TestSinkDown()
-            }
-            state.raws += batch.hearings.map(\.raw)
-            state.observers += batch.observers.count
-            state.rejected += batch.rejected.count
-        }
+        written.withLock { $0 += batch.hearings.map(\.raw) }
     }
 
-    func setFailing(_ failing: Bool) { state.withLock { $0.failing = failing } }
-    var raws: [[UInt8]] { state.withLock { $0.raws } }
-    var failures: Int { state.withLock { $0.failures } }
-}
-
-struct TestSinkDown: Error, CustomStringConvertible {
-    var description: String { "the test database is down" }
-}
-
-/// Lines a worker logged.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
-    func count(containing text: String) -> Int { all.filter { $0.contains(text) }.count }
+    var raws: [[UInt8]] { written.withLock { $0 } }
 }
 
 enum IngestTest {

@@ -34,30 +34,31 @@ import Testing
         }
     }
 
+    // Held back, the worker blocks Paho's callback, and with it Paho's lock for every client of
+    // its process: it runs in a process of its own (Tests/Tools/TestIngestWorker).
     @Test func aSinkThatFailsHoldsTheBrokerBackAndLosesNothing() async throws {
         let broker = try await MosquittoProcess()
         let dir = TempDir()
-        let sink = TestSink(failing: true)
-        let log = LogLines()
-        let worker = IngestWorker(settings: try IngestTest.settings(broker, dir: dir, name: "slow", batchSize: 5, spoolBound: 10), sink: sink) {
-            log.add($0)
-        }
-        try await worker.start()
-        #expect(try await IngestTest.eventually { await worker.isSubscribed })
+        let sinkFile = dir.path("written.txt")
+        #expect(FileManager.default.createFile(atPath: sinkFile + ".down", contents: nil))
+        let worker = try await WorkerProcess(broker, dir: dir, clientID: "slow-\(UUID().uuidString.prefix(6))", bound: 10)
         try await IngestTest.publish(broker, range: 0..<100)
         // The spool fills to its bound, then the callback waits: the broker keeps the rest.
-        #expect(try await IngestTest.eventually { await worker.counts.spoolDepth >= 10 })
+        #expect(try await IngestTest.eventually { worker.counts.depth >= 10 })
         try await Task.sleep(for: .milliseconds(500))
-        let held = await worker.counts
-        #expect(held.spoolDepth == 11 && held.received == 11, "one message over the bound is written, then the callback waits: \(held)")
-        #expect(held.sinkRetries > 0 && sink.raws.isEmpty)
-        sink.setFailing(false)
-        #expect(try await IngestTest.eventually { sink.raws.count >= 100 })
-        let drained = await worker.counts
-        #expect(Set(sink.raws) == Set((0..<100).map(IngestTest.raw)) && sink.raws.count == 100)
-        #expect(drained.spoolDepth == 0 && drained.deepestSpoolDepth == 11 && drained.received == 100)
-        #expect(log.count(containing: "cannot be written") == 1 && log.count(containing: "is back") == 1, "\(log.all)")
-        await worker.stop()
+        let held = worker.counts
+        #expect(held.depth == 11 && held.received == 11, "one message over the bound is written, then the callback waits: \(held)")
+        #expect(held.retries > 0 && held.written == 0 && WorkerProcess.written(sinkFile).isEmpty)
+        try FileManager.default.removeItem(atPath: sinkFile + ".down")
+        let expected = Set((0..<100).map { Hex.encode(IngestTest.raw($0)).uppercased() })
+        #expect(try await IngestTest.eventually(within: 60) { WorkerProcess.written(sinkFile) == expected },
+                "\(expected.subtracting(WorkerProcess.written(sinkFile)).count) missing")
+        #expect(try await IngestTest.eventually { worker.counts.depth == 0 })
+        let drained = worker.counts
+        #expect(drained.deepest == 11 && drained.received == 100 && drained.written == 100, "\(drained)")
+        #expect(worker.log.components(separatedBy: "cannot be written").count == 2, "\(worker.log)")
+        #expect(worker.log.components(separatedBy: "is back").count == 2, "\(worker.log)")
+        await worker.kill()
     }
 
     @Test func aWorkerKilledMidStreamLosesNothingOnceStartedAgain() async throws {
@@ -65,33 +66,69 @@ import Testing
         let dir = TempDir()
         let sinkFile = dir.path("written.txt")
         let clientID = "killed-\(UUID().uuidString.prefix(6))"
-        func launch() async throws -> Process {
-            let process = Process()
-            process.executableURL = try builtExecutable("MeshportTestIngestWorker")
-            process.arguments = [broker.url(), "kill-test", clientID, dir.path("spool"), sinkFile]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            let reader = PipeReader(out.fileHandleForReading)
-            try process.run()
-            #expect(await reader.firstLine(within: 30) && reader.current.hasPrefix("subscribed"))
-            return process
-        }
-        @Sendable func written() -> Set<String> {
-            // Nothing written yet while the file does not exist.
-            let text = FileManager.default.contents(atPath: sinkFile).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return Set(text.split(separator: "\n").map(String.init).filter { $0.count == 12 })
-        }
-        let first = try await launch()
+        let first = try await WorkerProcess(broker, dir: dir, clientID: clientID)
         let publishing = Task { try await IngestTest.publish(broker, range: 0..<400) }
-        #expect(try await IngestTest.eventually { written().count >= 50 })
-        kill(first.processIdentifier, SIGKILL)
-        await offPool { while first.isRunning { usleep(10_000) } }
+        #expect(try await IngestTest.eventually { WorkerProcess.written(sinkFile).count >= 50 })
+        await first.kill()
         try await publishing.value
-        let second = try await launch()
+        let second = try await WorkerProcess(broker, dir: dir, clientID: clientID)
         let expected = Set((0..<400).map { Hex.encode(IngestTest.raw($0)).uppercased() })
-        #expect(try await IngestTest.eventually(within: 60) { written() == expected }, "\(expected.subtracting(written()).count) missing")
-        kill(second.processIdentifier, SIGKILL)
-        await offPool { while second.isRunning { usleep(10_000) } }
+        #expect(try await IngestTest.eventually(within: 60) { WorkerProcess.written(sinkFile) == expected },
+                "\(expected.subtracting(WorkerProcess.written(sinkFile)).count) missing")
+        await second.kill()
     }
+}
+
+/// Tests/Tools/TestIngestWorker running as a process: its sink writes `dir/written.txt` and fails
+/// while `written.txt.down` exists; its spool is `dir/spool`.
+final class WorkerProcess: Sendable {
+    struct Counts: Sendable, CustomStringConvertible {
+        var received = 0, written = 0, depth = 0, deepest = 0, retries = 0
+        var description: String { "received \(received), written \(written), depth \(depth), deepest \(deepest), retries \(retries)" }
+    }
+
+    private let process: Process
+    private let out: PipeReader
+    private let err: PipeReader
+
+    init(_ broker: MosquittoProcess, dir: TempDir, clientID: String, bound: Int = 200) async throws {
+        process = Process()
+        process.executableURL = try builtExecutable("MeshportTestIngestWorker")
+        process.arguments = [broker.url(), "ingest-test", clientID, dir.path("spool"), dir.path("written.txt"), String(bound)]
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        out = PipeReader(outPipe.fileHandleForReading)
+        err = PipeReader(errPipe.fileHandleForReading)
+        try process.run()
+        guard await out.firstLine(within: 30), out.current.hasPrefix("subscribed") else {
+            throw ProcessFailure("the worker did not subscribe: \(out.current) \(err.current)")
+        }
+    }
+
+    /// The last counts the worker printed.
+    var counts: Counts {
+        guard let line = out.current.split(separator: "\n").last(where: { $0.hasPrefix("counts ") }) else { return Counts() }
+        let n = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+        guard n.count == 5 else { return Counts() }
+        return Counts(received: n[0], written: n[1], depth: n[2], deepest: n[3], retries: n[4])
+    }
+
+    var log: String { err.current }
+
+    /// SIGKILL, and waits until it is gone.
+    func kill() async {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        await offPool { [process] in while process.isRunning { usleep(10_000) } }
+    }
+
+    /// The raw packets written so far, in hex.
+    static func written(_ path: String) -> Set<String> {
+        // Nothing written yet while the file does not exist.
+        let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Set(text.split(separator: "\n").map(String.init).filter { $0.count == 12 })
+    }
+
+    deinit { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
 }
