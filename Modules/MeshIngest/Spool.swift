@@ -9,8 +9,11 @@ import Glibc
 ///
 /// `append` blocks while more than `bound` messages wait: that is the back-pressure. It runs
 /// on Paho's receive thread, so nothing more is read from the broker meanwhile and the broker
-/// keeps the backlog. A class with a condition variable rather than an actor for that reason:
-/// the callback must wait synchronously, outside Swift's cooperative pool.
+/// keeps the backlog. Paho holds its one library-wide lock while it calls back, so a wait lasts
+/// at most `pause` at a time: between two waits Paho's other threads and calls get the lock
+/// (keep-alive pings go out, a client's subscribe completes), and one more message comes in.
+/// A class with a condition variable rather than an actor: the callback must wait
+/// synchronously, outside Swift's cooperative pool.
 public final class Spool: @unchecked Sendable {
     /// What a start found: messages not yet written, and segments that ended in a torn record.
     public struct Recovery: Sendable, Equatable {
@@ -32,6 +35,7 @@ public final class Spool: @unchecked Sendable {
     }
 
     private let segmentBytes: Int
+    private let pause: TimeInterval
     private let log: @Sendable (String) -> Void
     private let arrivalSignal: AsyncStream<Void>.Continuation
     // Everything below is guarded by `condition`.
@@ -49,10 +53,12 @@ public final class Spool: @unchecked Sendable {
 
     /// Opens the spool in `folder` (made when missing): reads what a previous process left
     /// unwritten and starts a new segment for this one.
-    public init(folder: URL, bound: Int, segmentBytes: Int = 8 << 20, log: @escaping @Sendable (String) -> Void) throws(SpoolError) {
+    public init(folder: URL, bound: Int, segmentBytes: Int = 8 << 20, pause: TimeInterval = 1,
+                log: @escaping @Sendable (String) -> Void) throws(SpoolError) {
         self.folder = folder
         self.bound = max(1, bound)
         self.segmentBytes = max(1, segmentBytes)
+        self.pause = pause
         self.log = log
         (arrivals, arrivalSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         do {
@@ -95,9 +101,10 @@ public final class Spool: @unchecked Sendable {
         arrivalSignal.finish()
     }
 
-    /// Appends `message`, then waits while more than `bound` messages wait to be written (until
-    /// `release` or `close`). A write that fails (disk full) is retried every second, holding
-    /// the broker back meanwhile; throws only when the spool is closed before it succeeds.
+    /// Appends `message`, then waits while more than `bound` messages wait to be written, at
+    /// most `pause` (until `release` or `close`). A write that fails (disk full) is retried
+    /// every `pause`, holding the broker back meanwhile; throws only when the spool is closed
+    /// before it succeeds.
     public func append(_ message: SpooledMessage) throws(SpoolError) {
         let record = SpoolRecord.encode(message)
         condition.lock()
@@ -110,7 +117,7 @@ public final class Spool: @unchecked Sendable {
             } catch {
                 if !failing { log("\(error) Messages are held back at the broker until it can be written.") }
                 failing = true
-                _ = condition.wait(until: Date().addingTimeInterval(1))
+                _ = condition.wait(until: Date().addingTimeInterval(pause))
             }
         }
         if failing {
@@ -121,7 +128,8 @@ public final class Spool: @unchecked Sendable {
         appended += 1
         deepest = max(deepest, entries.count - head)
         arrivalSignal.yield()
-        while holding, !closed, entries.count - head > bound { condition.wait() }
+        let until = Date().addingTimeInterval(pause)
+        while holding, !closed, entries.count - head > bound, condition.wait(until: until) {}
     }
 
     /// Up to `count` of the oldest messages not yet marked written, oldest first.

@@ -35,7 +35,7 @@ import Testing
     }
 
     // Held back, the worker blocks Paho's callback, and with it Paho's lock for every client of
-    // its process: it runs in a process of its own (Tests/Tools/TestIngestWorker).
+    // its process (a second at a time): it runs in a process of its own (Tests/Tools/TestIngestWorker).
     @Test func aSinkThatFailsHoldsTheBrokerBackAndLosesNothing() async throws {
         let broker = try await MosquittoProcess()
         let dir = TempDir()
@@ -47,7 +47,9 @@ import Testing
         #expect(try await IngestTest.eventually { worker.counts.depth >= 10 })
         try await Task.sleep(for: .milliseconds(500))
         let held = worker.counts
-        #expect(held.depth == 11 && held.received == 11, "one message over the bound is written, then the callback waits: \(held)")
+        // One message over the bound is written, then the callback waits; one more comes in per
+        // second it waits (the spool's pause), so Paho's other threads get their turn.
+        #expect(held.depth == held.received && (11...13).contains(held.received), "\(held)")
         #expect(held.retries > 0 && held.written == 0 && WorkerProcess.written(sinkFile).isEmpty)
         try FileManager.default.removeItem(atPath: sinkFile + ".down")
         let expected = Set((0..<100).map { Hex.encode(IngestTest.raw($0)).uppercased() })
@@ -55,7 +57,7 @@ import Testing
                 "\(expected.subtracting(WorkerProcess.written(sinkFile)).count) missing")
         #expect(try await IngestTest.eventually { worker.counts.depth == 0 })
         let drained = worker.counts
-        #expect(drained.deepest == 11 && drained.received == 100 && drained.written == 100, "\(drained)")
+        #expect(drained.deepest <= 14 && drained.received == 100 && drained.written == 100, "\(drained)")
         #expect(worker.log.components(separatedBy: "cannot be written").count == 2, "\(worker.log)")
         #expect(worker.log.components(separatedBy: "is back").count == 2, "\(worker.log)")
         await worker.kill()

@@ -12,8 +12,8 @@ import Testing
                        receivedAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index) / 1000))
     }
 
-    static func open(_ dir: TempDir, bound: Int = 1000, segmentBytes: Int = 1 << 20) throws -> Spool {
-        try Spool(folder: dir.url.appendingPathComponent("spool"), bound: bound, segmentBytes: segmentBytes, log: { _ in })
+    static func open(_ dir: TempDir, bound: Int = 1000, segmentBytes: Int = 1 << 20, pause: TimeInterval = 30) throws -> Spool {
+        try Spool(folder: dir.url.appendingPathComponent("spool"), bound: bound, segmentBytes: segmentBytes, pause: pause, log: { _ in })
     }
 
     static func segmentFiles(_ dir: TempDir) throws -> [String] {
@@ -116,6 +116,18 @@ import Testing
             return appended.load(ordering: .sequentiallyConsistent)
         }
         #expect(finished == 6 && spool.peek(10) == (4..<6).map(Self.message) && spool.deepestDepth == 4)
+        spool.close()
+    }
+
+    @Test func aWaitLastsAtMostThePauseSoPahoGetsItsLockBack() async throws {
+        let dir = TempDir()
+        let spool = try Self.open(dir, bound: 1, pause: 0.2)
+        let started = Date()
+        let seconds = try await offPool {
+            for index in 0..<4 { try spool.append(Self.message(index)) }
+            return Date().timeIntervalSince(started)
+        }
+        #expect(spool.depth == 4 && seconds >= 0.55 && seconds < 5, "one wait of 0.2 s per append over the bound: \(seconds) s")
         spool.close()
     }
 }
