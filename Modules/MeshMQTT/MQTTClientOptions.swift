@@ -23,9 +23,10 @@ public struct MQTTClientOptions: Sendable {
     /// MQTT 3.1.1 with a clean session (the default), or MQTT 5 with a session the broker keeps.
     public var session: MQTTSession
     /// When set, every incoming message goes to this function instead of `messages`, called on
-    /// Paho's receive thread before the next one is read: it may block to hold the broker back
-    /// (nothing more is read from the connection meanwhile). Paho has already acknowledged a
-    /// QoS 1 message when this runs, so it must keep the message safe before returning.
+    /// Paho's receive thread before the next one is read: it may block briefly to hold the
+    /// broker back (nothing more is read from the connection meanwhile). Paho has already
+    /// acknowledged a QoS 1 message when this runs, so it must keep the message safe before
+    /// returning. Paho holds its library-wide lock during the call (Docs/mqtt.md, "Sessions").
     public var receive: (@Sendable (MQTTMessage) -> Void)?
 
     public init(clientID: String, will: MQTTMessage? = nil, backlogCapacity: Int = 10_000, backlogFolder: URL? = nil,
