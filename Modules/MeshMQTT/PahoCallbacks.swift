@@ -47,19 +47,17 @@ enum PahoCallbacks {
         return 1
     }
 
-    static let succeeded: OnSuccess = { context, _ in
-        guard let ticket = PahoTicket.take(context) else { return }
-        switch ticket.purpose {
-        case .publish(let sequence, let epoch): ticket.bridge.emit(.published(sequence: sequence, epoch: epoch))
-        case .subscribe(let filter): ticket.bridge.emit(.subscribed(filter: filter))
-        }
-    }
+    static let succeeded: OnSuccess = { context, _ in finish(context, succeeded: true) }
+    static let failed: OnFailure = { context, _ in finish(context, succeeded: false) }
 
-    static let failed: OnFailure = { context, _ in
+    /// Reports how the call behind a ticket ended (both protocol versions' callbacks end here).
+    static func finish(_ context: UnsafeMutableRawPointer?, succeeded: Bool) {
         guard let ticket = PahoTicket.take(context) else { return }
         switch ticket.purpose {
-        case .publish(let sequence, let epoch): ticket.bridge.emit(.publishFailed(sequence: sequence, epoch: epoch))
-        case .subscribe(let filter): ticket.bridge.emit(.subscribeRefused(filter: filter))
+        case .publish(let sequence, let epoch):
+            ticket.bridge.emit(succeeded ? .published(sequence: sequence, epoch: epoch) : .publishFailed(sequence: sequence, epoch: epoch))
+        case .subscribe(let filter):
+            ticket.bridge.emit(succeeded ? .subscribed(filter: filter) : .subscribeRefused(filter: filter))
         }
     }
 

@@ -17,21 +17,9 @@ extension PahoCallbacks {
         PahoBridge.from(context)?.emit(.connectFailed(code: code, detail: detail))
     }
 
-    static let succeeded5: OnSuccess5 = { context, _ in
-        guard let ticket = PahoTicket.take(context) else { return }
-        switch ticket.purpose {
-        case .publish(let sequence, let epoch): ticket.bridge.emit(.published(sequence: sequence, epoch: epoch))
-        case .subscribe(let filter): ticket.bridge.emit(.subscribed(filter: filter))
-        }
-    }
-
-    static let failed5: OnFailure5 = { context, _ in
-        guard let ticket = PahoTicket.take(context) else { return }
-        switch ticket.purpose {
-        case .publish(let sequence, let epoch): ticket.bridge.emit(.publishFailed(sequence: sequence, epoch: epoch))
-        case .subscribe(let filter): ticket.bridge.emit(.subscribeRefused(filter: filter))
-        }
-    }
+    // Paho 1.3.12 calls onFailure5 for a SUBACK reason code of 0x80 or more.
+    static let succeeded5: OnSuccess5 = { context, _ in finish(context, succeeded: true) }
+    static let failed5: OnFailure5 = { context, _ in finish(context, succeeded: false) }
 
     /// Points `response` at the success and failure callbacks of the client's protocol version.
     static func arm(_ response: inout MQTTAsync_responseOptions, mqtt5: Bool) {
