@@ -6,15 +6,20 @@ import MeshRegion
 import MeshportTestSupport
 import Synchronization
 
-/// A region sink for the tests: keeps every hearing's raw bytes in the order written.
+/// A region sink for the tests: keeps what it is given, in the order written.
 final class TestSink: RegionSink, Sendable {
-    private let written = Mutex<[[UInt8]]>([])
+    private let written = Mutex(RegionBatch())
 
     func write(_ batch: RegionBatch) async throws {
-        written.withLock { $0 += batch.hearings.map(\.raw) }
+        written.withLock {
+            $0.hearings += batch.hearings
+            $0.observers += batch.observers
+            $0.rejected += batch.rejected
+        }
     }
 
-    var raws: [[UInt8]] { written.withLock { $0 } }
+    var raws: [[UInt8]] { written.withLock { $0.hearings.map(\.raw) } }
+    var all: RegionBatch { written.withLock { $0 } }
 }
 
 enum IngestTest {

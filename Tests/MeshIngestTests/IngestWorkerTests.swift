@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MeshCodec
+import MeshGateway
 import MeshIngest
 import MeshportTestSupport
 import Testing
@@ -21,17 +22,25 @@ import Testing
         }
         for worker in workers { #expect(try await IngestTest.eventually { await worker.isSubscribed }) }
         try await IngestTest.publish(broker, range: 0..<200)
-        #expect(try await IngestTest.eventually { sinks.map(\.raws.count).reduce(0, +) >= 200 })
+        let status = StatusMessage.offline(origin: IngestFixtures.origin, at: IngestFixtures.heardAt)
+        try await publishWithTool(broker, topic: IngestFixtures.topics.status, text: String(decoding: try GatewayJSON.encode(status), as: UTF8.self))
+        try await publishWithTool(broker, topic: IngestFixtures.topics.packets, text: "{not json")
+        #expect(try await IngestTest.eventually { sinks.map { $0.all.count }.reduce(0, +) >= 202 })
         try await Task.sleep(for: .milliseconds(300))
         let written = sinks.flatMap(\.raws)
         #expect(written.count == 200, "every message written once")
         #expect(Set(written) == Set((0..<200).map(IngestTest.raw)))
         #expect(sinks.allSatisfy { !$0.raws.isEmpty }, "both workers had a share: \(sinks.map(\.raws.count))")
+        #expect(sinks.flatMap { $0.all.observers }.map(\.online) == [false])
+        #expect(sinks.flatMap { $0.all.rejected }.map(\.topic) == [IngestFixtures.topics.packets])
+        var rejected: [String: Int] = [:]
         for worker in workers {
             let counts = await worker.counts
-            #expect(counts.received == counts.written && counts.spoolDepth == 0 && counts.rejectedTotal == 0)
+            #expect(counts.received == counts.written && counts.spoolDepth == 0)
+            rejected.merge(counts.rejected, uniquingKeysWith: +)
             await worker.stop()
         }
+        #expect(rejected == ["bad-json": 1])
     }
 
     // Held back, the worker blocks Paho's callback, and with it Paho's lock for every client of
@@ -71,12 +80,17 @@ import Testing
         let first = try await WorkerProcess(broker, dir: dir, clientID: clientID)
         let publishing = Task { try await IngestTest.publish(broker, range: 0..<400) }
         #expect(try await IngestTest.eventually { WorkerProcess.written(sinkFile).count >= 50 })
+        // The sink stops, so the spool holds messages not yet written when the kill comes.
+        #expect(FileManager.default.createFile(atPath: sinkFile + ".down", contents: nil))
+        #expect(try await IngestTest.eventually { first.counts.retries > 0 && first.counts.depth > 0 })
         await first.kill()
         try await publishing.value
+        try FileManager.default.removeItem(atPath: sinkFile + ".down")
         let second = try await WorkerProcess(broker, dir: dir, clientID: clientID)
         let expected = Set((0..<400).map { Hex.encode(IngestTest.raw($0)).uppercased() })
         #expect(try await IngestTest.eventually(within: 60) { WorkerProcess.written(sinkFile) == expected },
                 "\(expected.subtracting(WorkerProcess.written(sinkFile)).count) missing")
+        #expect(second.log.contains("left in the spool are written first"), "\(second.log)")
         await second.kill()
     }
 }
