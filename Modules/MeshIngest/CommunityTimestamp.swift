@@ -53,7 +53,7 @@ enum CommunityTimestamp {
                 let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
                 i += 1
                 guard let hours = digits(2) else { return nil }
-                _ = expect(":")
+                if i < b.count, b[i] == UInt8(ascii: ":") { i += 1 }   // +HH:MM or +HHMM
                 guard let minutes = digits(2), hours < 24, minutes < 60 else { return nil }
                 offset = sign * (hours * 3600 + minutes * 60)
             }

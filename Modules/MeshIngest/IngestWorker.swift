@@ -38,6 +38,16 @@ public actor IngestWorker {
             log("Ingest: \(spool.recovery.tornSegments) spool segments ended in a record cut short by a crash; the whole records before it are kept.")
         }
         tasks.append(Task { await self.runBatches(spool) })
+        do {
+            try await connect(spool)
+        } catch {
+            await stop()
+            throw error
+        }
+    }
+
+    /// One client per broker, each subscribed to the group's filters, all feeding `spool`.
+    private func connect(_ spool: Spool) async throws {
         let log = self.log
         let group = settings.group
         for (index, broker) in settings.brokers.enumerated() {

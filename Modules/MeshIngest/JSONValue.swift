@@ -12,7 +12,9 @@ enum JSONValue: Sendable, Equatable, Codable {
 
     init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
-        // Bool first: JSONDecoder reads no number as a Bool, and no Bool as a number.
+        // Each `try?` asks whether the value is of one JSON type; the last decode reports a value
+        // that is none of them. Bool first: JSONDecoder reads no number as a Bool, and no Bool
+        // as a number.
         if single.decodeNil() {
             self = .null
         } else if let value = try? single.decode(Bool.self) {
