@@ -13,16 +13,16 @@ enum JSONValue: Sendable, Equatable, Codable {
     init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         // Each `try?` asks whether the value is of one JSON type; the last decode reports a value
-        // that is none of them. Bool first: JSONDecoder reads no number as a Bool, and no Bool
-        // as a number.
+        // that is none of them. JSONDecoder converts between none of these types, so the order
+        // only saves work: strings first, as the community tools send nearly every field as one.
         if single.decodeNil() {
             self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? single.decode(String.self) {
             self = .string(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? single.decode([JSONValue].self) {
             self = .array(value)
         } else {

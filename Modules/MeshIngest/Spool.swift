@@ -36,6 +36,8 @@ public final class Spool: @unchecked Sendable {
 
     private let segmentBytes: Int
     private let pause: TimeInterval
+    /// Held (flock) until `close`: one worker per folder.
+    private var lock: Int32
     private let log: @Sendable (String) -> Void
     private let arrivalSignal: AsyncStream<Void>.Continuation
     // Everything below is guarded by `condition`.
@@ -66,9 +68,26 @@ public final class Spool: @unchecked Sendable {
         } catch {
             throw .folder(path: folder.path, detail: error.localizedDescription)
         }
+        lock = try SpoolFiles.lockFolder(folder)
+        do {
+            let found = try Self.unwritten(in: folder)
+            recovery = Recovery(replayed: found.entries.count, tornSegments: found.torn)
+            entries = found.entries
+            deepest = found.entries.count
+            segment = found.last + 1
+            fd = try SpoolFiles.create(segment, in: folder)
+        } catch {
+            Glibc.close(lock)
+            throw error
+        }
+    }
+
+    /// What the segments hold past the `done` mark (segments wholly before it are removed), how
+    /// many ended in a torn record, and the highest segment number in use.
+    private static func unwritten(in folder: URL) throws(SpoolError) -> (entries: [Entry], torn: Int, last: UInt64) {
         let marker = SpoolFiles.readMarker(in: folder)
         var torn = 0
-        var unwritten: [Entry] = []
+        var found: [Entry] = []
         var last = marker?.segment ?? 0
         for number in try SpoolFiles.segments(in: folder) {
             last = max(last, number)
@@ -82,22 +101,19 @@ public final class Spool: @unchecked Sendable {
                 switch SpoolRecord.read(data, at: offset) {
                 case .record(let message, let size):
                     offset += size
-                    unwritten.append(Entry(message: message, end: Position(segment: number, offset: offset)))
+                    found.append(Entry(message: message, end: Position(segment: number, offset: offset)))
                 case .end(let wasTorn):
                     if wasTorn { torn += 1 }
                     break reading
                 }
             }
         }
-        recovery = Recovery(replayed: unwritten.count, tornSegments: torn)
-        entries = unwritten
-        deepest = unwritten.count
-        segment = last + 1
-        fd = try SpoolFiles.create(segment, in: folder)
+        return (found, torn, last)
     }
 
     deinit {
         if fd >= 0 { Glibc.close(fd) }
+        if lock >= 0 { Glibc.close(lock) }
         arrivalSignal.finish()
     }
 
@@ -193,6 +209,8 @@ public final class Spool: @unchecked Sendable {
                 Glibc.close(fd)
                 fd = -1
             }
+            Glibc.close(lock)
+            lock = -1
             condition.broadcast()
         }
         arrivalSignal.finish()

@@ -33,6 +33,21 @@ enum SpoolFiles {
         }.sorted()
     }
 
+    /// Takes the folder's `lock` file for this process (released when the descriptor closes,
+    /// or the process ends): two workers on one folder would replay and delete each other's
+    /// segments.
+    static func lockFolder(_ folder: URL) throws(SpoolError) -> Int32 {
+        let path = folder.appendingPathComponent("lock").path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .folder(path: folder.path, detail: "cannot open its lock file: \(errnoText())") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let detail = errno == EWOULDBLOCK ? "another ingest worker uses it; give each worker a --state folder of its own" : errnoText()
+            close(fd)
+            throw .folder(path: folder.path, detail: detail)
+        }
+        return fd
+    }
+
     /// The written-up-to position; nil when there is none yet, or when it cannot be read
     /// (everything is then written again: the region store ignores what it already has).
     static func readMarker(in folder: URL) -> Position? {

@@ -130,4 +130,19 @@ import Testing
         #expect(spool.depth == 4 && seconds >= 0.55 && seconds < 5, "one wait of 0.2 s per append over the bound: \(seconds) s")
         spool.close()
     }
+
+    @Test func oneFolderServesOneWorkerAtATime() throws {
+        let dir = TempDir()
+        let first = try Self.open(dir)
+        do {
+            _ = try Self.open(dir)
+            Issue.record("a second spool opened the same folder")
+        } catch {
+            #expect("\(error)".contains("another ingest worker uses it"), "\(error)")
+        }
+        first.close()
+        let second = try Self.open(dir)
+        second.close()
+        withExtendedLifetime(first) {}
+    }
 }
