@@ -171,4 +171,37 @@ import Testing
         #expect(channels.channels.map(\.name) == ["Public", "#hiking", "Team"])
         #expect(channels.channels[1].secret == .hashtag("#hiking"))
     }
+
+    @Test func damagedMessagesAreRecordsNeverCrashes() throws {
+        var random = SplitMix64(seed: 27)
+        let good = try F.packetMessage(try F.channelText("Alice: hello mesh"))
+        let marker = Array(#""raw":""#.utf8)
+        let rawStart = (0...(good.count - marker.count)).first { Array(good[$0..<$0 + marker.count]) == marker }.map { $0 + marker.count }
+        var kinds: [String: Int] = [:]
+        for round in 0..<3000 {
+            var payload = good
+            // Flip bytes, cut the message short, or change a digit of `raw`, so the damage lands
+            // in the JSON, the hex and the packet alike.
+            switch round % 3 {
+            case 0:
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    payload[Int.random(in: 0..<payload.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                }
+            case 1:
+                payload = Array(payload.prefix(Int.random(in: 0..<payload.count, using: &random)))
+            default:
+                let offset = try #require(rawStart) + 2 * Int.random(in: 0..<10, using: &random)
+                let hexDigits = Array("0123456789ABCDEF".utf8)
+                payload[offset] = hexDigits[Int.random(in: 0..<16, using: &random)]
+            }
+            switch decoder.decode(topic: F.topics.packets, payload: payload, receivedAt: receivedAt) {
+            case .hearing(let hearing): kinds[hearing.decoded == nil ? "undecodable" : "hearing", default: 0] += 1
+            case .observer: kinds["observer", default: 0] += 1
+            case .rejected(let message, let kind):
+                #expect(!message.reason.isEmpty && message.payload == payload)
+                kinds[kind.rawValue, default: 0] += 1
+            }
+        }
+        #expect(kinds["hearing", default: 0] > 0 && kinds["bad-json", default: 0] > 0, "\(kinds)")
+    }
 }
