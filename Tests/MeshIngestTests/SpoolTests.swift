@@ -20,6 +20,15 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: dir.path("spool")).filter { $0.hasSuffix(".spool") }.sorted()
     }
 
+    /// The path of the segment a spool left with `messages` appended and none written, as a
+    /// process killed then leaves it.
+    static func segmentLeftBehind(in dir: TempDir, messages: Int) throws -> String {
+        let spool = try open(dir)
+        for index in 0..<messages { try spool.append(message(index)) }
+        guard let last = try segmentFiles(dir).last else { throw ProcessFailure("no segment in \(dir.path("spool"))") }
+        return dir.path("spool/" + last)
+    }
+
     @Test func whatWasNotMarkedWrittenIsReplayedAfterARestart() throws {
         let dir = TempDir()
         do {
@@ -42,12 +51,8 @@ import Testing
 
     @Test func aRecordCutShortByAKillIsDroppedAndTheWholeOnesKept() throws {
         let dir = TempDir()
-        do {
-            let spool = try Self.open(dir)
-            for index in 0..<5 { try spool.append(Self.message(index)) }
-        }
         // A write cut short: the start of a sixth record, its length promising more than is there.
-        let segment = dir.path("spool/" + (try #require(try Self.segmentFiles(dir).last)))
+        let segment = try Self.segmentLeftBehind(in: dir, messages: 5)
         let handle = try #require(FileHandle(forWritingAtPath: segment))
         handle.seekToEndOfFile()
         handle.write(Data(SpoolRecord.encode(Self.message(5)).prefix(20)))
@@ -62,11 +67,7 @@ import Testing
 
     @Test func aDamagedRecordEndsItsSegment() throws {
         let dir = TempDir()
-        do {
-            let spool = try Self.open(dir)
-            for index in 0..<3 { try spool.append(Self.message(index)) }
-        }
-        let segment = dir.path("spool/" + (try #require(try Self.segmentFiles(dir).last)))
+        let segment = try Self.segmentLeftBehind(in: dir, messages: 3)
         var bytes = try #require(FileManager.default.contents(atPath: segment))
         let second = SpoolRecord.encode(Self.message(0)).count + 12
         bytes[second] ^= 0xFF
