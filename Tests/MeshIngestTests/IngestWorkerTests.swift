@@ -57,8 +57,9 @@ import Testing
         try await Task.sleep(for: .milliseconds(500))
         let held = worker.counts
         // One message over the bound is written, then the callback waits; one more comes in per
-        // second it waits (the spool's pause), so Paho's other threads get their turn.
-        #expect(held.depth == held.received && (11...13).contains(held.received), "\(held)")
+        // second it waits (the spool's pause), so Paho's other threads get their turn. Without
+        // the wait all 100 would be in within milliseconds.
+        #expect(held.depth == held.received && (11..<40).contains(held.received), "\(held)")
         #expect(held.retries > 0 && held.written == 0 && WorkerProcess.written(sinkFile).isEmpty)
         try FileManager.default.removeItem(atPath: sinkFile + ".down")
         let expected = Set((0..<100).map { Hex.encode(IngestTest.raw($0)).uppercased() })
@@ -66,7 +67,7 @@ import Testing
                 "\(expected.subtracting(WorkerProcess.written(sinkFile)).count) missing")
         #expect(try await IngestTest.eventually { worker.counts.depth == 0 })
         let drained = worker.counts
-        #expect(drained.deepest <= 14 && drained.received == 100 && drained.written == 100, "\(drained)")
+        #expect((11..<40).contains(drained.deepest) && drained.received == 100 && drained.written == 100, "\(drained)")
         #expect(worker.log.components(separatedBy: "cannot be written").count == 2, "\(worker.log)")
         #expect(worker.log.components(separatedBy: "is back").count == 2, "\(worker.log)")
         await worker.kill()
