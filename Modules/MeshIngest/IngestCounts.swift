@@ -18,4 +18,11 @@ public struct IngestCounts: Sendable, Equatable {
     public init() {}
 
     public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+
+    /// One sentence for the log.
+    public var summary: String {
+        let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return "\(received) received, \(written) written, \(undecodable) undecodable, \(rejectedTotal) rejected"
+            + (reasons.isEmpty ? "" : " (\(reasons))") + ", \(spoolDepth) waiting in the spool, \(sinkRetries) database retries."
+    }
 }

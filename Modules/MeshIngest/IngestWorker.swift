@@ -108,10 +108,10 @@ public actor IngestWorker {
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         tasks = []
+        let summary = counts.summary
         spool.close()
         self.spool = nil
-        let counts = self.counts
-        log("Ingest stopped: \(tally.written) records written, \(tally.rejectedTotal) rejected, \(counts.spoolDepth) left in the spool.")
+        log("Ingest stopped: \(summary)")
     }
 
     // MARK: - Batches

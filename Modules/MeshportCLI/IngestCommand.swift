@@ -52,8 +52,15 @@ struct IngestCommand: AsyncParsableCommand {
         let worker = IngestWorker(settings: options.settings, sink: store, log: { Output.note($0) })
         try await worker.start()
         Output.note("ingest: group \(options.group), client \(options.clientID), spool \(options.spoolFolder.path)")
+        let report = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .seconds(60)) } catch { return }
+                Output.note("ingest: \(await worker.counts.summary)")
+            }
+        }
         let signal = await Termination.wait()
         Output.note("ingest: stopped by \(signal)")
+        report.cancel()
         await worker.stop()
     }
 
