@@ -77,7 +77,7 @@ public final class Spool: @unchecked Sendable {
             segment = found.last + 1
             fd = try SpoolFiles.create(segment, in: folder)
         } catch {
-            Glibc.close(lock)
+            SpoolFiles.unlockFolder(lock)
             throw error
         }
     }
@@ -113,7 +113,7 @@ public final class Spool: @unchecked Sendable {
 
     deinit {
         if fd >= 0 { Glibc.close(fd) }
-        if lock >= 0 { Glibc.close(lock) }
+        if lock >= 0 { SpoolFiles.unlockFolder(lock) }
         arrivalSignal.finish()
     }
 
@@ -209,7 +209,7 @@ public final class Spool: @unchecked Sendable {
                 Glibc.close(fd)
                 fd = -1
             }
-            Glibc.close(lock)
+            SpoolFiles.unlockFolder(lock)
             lock = -1
             condition.broadcast()
         }

@@ -48,6 +48,13 @@ enum SpoolFiles {
         return fd
     }
 
+    /// Gives the folder back. Unlocked before it is closed: a child process spawned meanwhile
+    /// holds a copy of the descriptor until its exec, and would keep the lock that long.
+    static func unlockFolder(_ fd: Int32) {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
     /// The written-up-to position; nil when there is none yet, or when it cannot be read
     /// (everything is then written again: the region store ignores what it already has).
     static func readMarker(in folder: URL) -> Position? {
