@@ -10,8 +10,9 @@ SECONDS ?= 60
 # chromium and chromium-driver: the web UI's browser tests (Tools/Web).
 # libpaho-mqtt-dev: the MQTT client (MeshMQTT); mosquitto, mosquitto-clients and openssl: the
 # broker, the independent subscriber and the test CA of its tests (Tests/Support/MosquittoProcess.swift).
+# postgresql-15: the region store's tests start their own server (Tests/Support/PostgresProcess.swift).
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
-	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet
+	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15
 
 .PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench install-driver-sdk clean
 

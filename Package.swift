@@ -200,8 +200,19 @@ var targets: [Target] = [
     .testTarget(name: "MeshMQTTTests", dependencies: ["MeshMQTT", "MeshportTestSupport"], path: "Tests/MeshMQTTTests", swiftSettings: strict),
     // A gateway's uplink: one radio's heard packets and status to one broker in the community
     // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.
-    // Region history: the records ingest workers write and the PostgreSQL store behind them.
-    .target(name: "MeshRegion", path: "Modules/MeshRegion", swiftSettings: strict),
+    // Region history: the records ingest workers write and the PostgreSQL store behind them
+    // (postgres-nio; swift-crypto for the raw packets' SHA-256 keys).
+    .target(
+        name: "MeshRegion",
+        dependencies: [
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Modules/MeshRegion", swiftSettings: strict),
+    .testTarget(
+        name: "MeshRegionTests",
+        dependencies: ["MeshRegion", "MeshportTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        path: "Tests/MeshRegionTests", swiftSettings: strict),
     .target(name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec"], path: "Modules/MeshUplink", swiftSettings: strict),
     // Ingest workers: the community topics from a broker (MQTT 5 shared subscription) through a
     // local spool into a RegionSink, in batches (Docs/ingest.md).
@@ -262,6 +273,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: targets
 )

@@ -48,7 +48,13 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = try options()
-        let store = try await Self.openStore(options)
+        let store: RegionStore
+        do {
+            store = try await Self.openStore(options)
+        } catch {
+            Output.error("ingest: \(error)")
+            throw ExitCode.failure
+        }
         let worker = IngestWorker(settings: options.settings, sink: store, log: { Output.note($0) })
         try await worker.start()
         Output.note("ingest: group \(options.group), client \(options.clientID), spool \(options.spoolFolder.path)")
@@ -62,6 +68,7 @@ struct IngestCommand: AsyncParsableCommand {
         Output.note("ingest: stopped by \(signal)")
         report.cancel()
         await worker.stop()
+        await store.close()
     }
 
     private func options() throws(IngestOptionsError) -> IngestOptions {
@@ -70,9 +77,23 @@ struct IngestCommand: AsyncParsableCommand {
                           sessionExpirySeconds: sessionExpiry)
     }
 
-    /// The PostgreSQL region store (MeshRegion's `RegionStore`, connected and migrated), which
-    /// this branch does not have yet: it is made here once merged.
-    private static func openStore(_ options: IngestOptions) async throws -> any RegionSink {
-        throw ValidationError("this build has no PostgreSQL region store yet: the region database cannot be written")
+    /// The region store, connected and migrated. A database that is not up yet (the worker
+    /// started before it) is waited for, with backoff; any other failure ends the command.
+    private static func openStore(_ options: IngestOptions) async throws(RegionStoreError) -> RegionStore {
+        var delay = Duration.seconds(1)
+        var said = false
+        while true {
+            do throws(RegionStoreError) {
+                let store = try await RegionStore.connect(url: options.postgres, log: { Output.note($0) })
+                try await store.migrate()
+                if said { Output.note("ingest: the region database answers now.") }
+                return store
+            } catch let failure where failure.retryLater {
+                if !said { Output.note("ingest: \(failure); trying again until it answers.") }
+                said = true
+                do { try await Task.sleep(for: delay) } catch { throw failure }
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
     }
 }

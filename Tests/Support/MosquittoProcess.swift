@@ -223,7 +223,7 @@ public final class MosquittoSubscriber: @unchecked Sendable {
 
 /// Publishes one message with `mosquitto_pub` as `user` (one of `MosquittoProcess.users`).
 public func publishWithTool(_ broker: MosquittoProcess, topic: String, text: String, user: String = "meshport") async throws {
-    try await offPool {
+    _ = try await offPool {
         try runTool("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.plainPort), "-u", user,
                                                "-P", MosquittoProcess.users[user] ?? "", "-q", "1", "-t", topic, "-m", text])
     }
@@ -262,24 +262,5 @@ private func acceptsConnections(_ port: UInt16) -> Bool {
         return true
     } catch {
         return false
-    }
-}
-
-/// Runs a tool to completion (blocking: call it through `offPool`); throws with its output
-/// when it fails.
-func runTool(_ path: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    let reader = PipeReader(pipe.fileHandleForReading)
-    try process.run()
-    let output = try reader.text(seconds: 30)
-    // Its output closed: it has exited or is about to (never waitUntilExit: it spins a core).
-    while process.isRunning { usleep(5_000) }
-    guard process.terminationStatus == 0 else {
-        throw ProcessFailure("\(path) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(output)")
     }
 }

@@ -118,6 +118,28 @@ public func runMeshport(_ arguments: [String], environment: [String: String] = [
     return (status, try await outReader.fullText(), try await errReader.fullText())
 }
 
+/// Runs a tool to completion in `directory` (blocking: call it through `offPool`) and returns
+/// its output; throws with that output when it fails.
+@discardableResult
+func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    let reader = PipeReader(pipe.fileHandleForReading)
+    try process.run()
+    let output = try reader.text(seconds: 90)
+    // Its output closed: it has exited or is about to (never waitUntilExit: it spins a core).
+    while process.isRunning { usleep(5_000) }
+    guard process.terminationStatus == 0 else {
+        throw ProcessFailure("\(path) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(output)")
+    }
+    return output
+}
+
 /// A temporary folder of its own per test (tests run in parallel), removed when released.
 public final class TempDir: Sendable {
     public let url: URL

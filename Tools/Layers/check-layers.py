@@ -60,8 +60,8 @@ RULES = {
     "MeshGateway": ("services", {"MeshCodec", "MeshCrypto", "MeshServices", "MeshStore"}, SYSTEM),
     # The gateway uplink: services, the community format and the MQTT client together.
     "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM),
-    # Region history: the records of a region and the store they go to; no services, no MQTT.
-    "MeshRegion": ("region", set(), SYSTEM),
+    # Region history: the records of a region and their PostgreSQL store; no services, no MQTT.
+    "MeshRegion": ("region", set(), SYSTEM | {"PostgresNIO", "Logging", "NIOCore", "Crypto"}),
     # Ingest workers: the community topics from a broker into region records; the MQTT client
     # and the community format, no services.
     "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM),

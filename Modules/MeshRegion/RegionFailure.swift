@@ -1,0 +1,50 @@
+import NIOCore
+import PostgresNIO
+
+/// How a postgres-nio failure is reported: which kind it is, and the database's own words.
+enum RegionFailure {
+    enum Kind {
+        /// The connection is gone or the server is going away: retry once it is back.
+        case away
+        /// The server could not do it now (deadlock, resources): retry.
+        case busy
+        /// The data was refused (a check, a range, an encoding): the batch is bad.
+        case badData
+        case other
+    }
+
+    static func kind(of error: any Error) -> Kind {
+        guard let error = error as? PSQLError else {
+            return error is ChannelError || error is IOError ? .away : .other
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: return .away
+        case .server: break
+        default: return .other
+        }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        let message = error.serverInfo?[.message] ?? ""
+        // SQLSTATE classes: 08 connection, 57P0x shutdown, 53 resources, 40 rollback, 22 data, 23 integrity.
+        if state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) { return .away }
+        if state.hasPrefix("53") || state.hasPrefix("40") || state == "55P03" { return .busy }
+        // An observation whose day partition another worker's retention dropped meanwhile: made again on retry.
+        if state == "23514", message.contains("no partition") { return .busy }
+        if state.hasPrefix("22") || state.hasPrefix("23") { return .badData }
+        return .other
+    }
+
+    /// The server's message, detail and SQLSTATE, or what failed on the client's side.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? RegionStoreError { return error.description }
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let info = error.serverInfo, let message = info[.message] {
+            var text = message
+            if let detail = info[.detail] { text += " (\(detail))" }
+            if let state = info[.sqlState] { text += " [SQLSTATE \(state)]" }
+            return text
+        }
+        let code = String(describing: error.code)
+        guard let underlying = error.underlying else { return code }
+        return "\(code): \(underlying)"
+    }
+}
