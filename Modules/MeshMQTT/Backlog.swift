@@ -5,8 +5,8 @@ import Foundation
 /// in `folder` (when given) until acknowledged, so a restarted process sends them again.
 ///
 /// Paho keeps its own buffer while disconnected, but a full one refuses the newest message;
-/// a gateway wants the newest packets kept, so the backlog lives here and Paho only ever holds
-/// the few messages in flight (MQTTClient.swift).
+/// a gateway wants the newest packets kept, so the backlog lives here and Paho only holds what
+/// it is sending (Outbox.swift).
 struct Backlog {
     struct Entry {
         let sequence: UInt64
@@ -79,7 +79,14 @@ struct Backlog {
 
     /// The oldest message whose sequence is at least `sequence`.
     func first(from sequence: UInt64) -> Entry? {
-        for index in head..<order.count where order[index] >= sequence {
+        // `order` is ascending: find where `sequence` would go rather than walk past the
+        // messages still waiting for their acknowledgement.
+        var low = head, high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if order[middle] < sequence { low = middle + 1 } else { high = middle }
+        }
+        for index in low..<order.count {
             if let message = messages[order[index]] { return Entry(sequence: order[index], message: message) }
         }
         return nil
