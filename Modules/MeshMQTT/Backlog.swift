@@ -15,6 +15,8 @@ struct Backlog {
 
     let capacity: Int
     let folder: URL?
+    /// `folder` as a path, spelled once: a file path is made twice for every QoS 1 message.
+    private let directory: String
     private(set) var dropped = 0
     /// Sequence numbers in order; entries whose message is gone are skipped (`head` moves past them).
     private var order: [UInt64] = []
@@ -27,6 +29,7 @@ struct Backlog {
     init(capacity: Int, folder: URL?) throws(MQTTError) {
         self.capacity = max(1, capacity)
         self.folder = folder
+        directory = folder?.path ?? ""
         guard let folder else { return }
         let names: [String]
         do {
@@ -35,12 +38,18 @@ struct Backlog {
         } catch {
             throw .persistence(folder: folder.path, detail: "\(error.localizedDescription)")
         }
+        // A write cut short by a crash leaves its temporary file (BacklogFiles.swift).
+        for name in names where name.hasSuffix(Self.fileSuffix + ".tmp") {
+            if let failure = BacklogFiles.remove(folder.appendingPathComponent(name).path) {
+                throw .persistence(folder: folder.path, detail: "removing \(name): \(failure)")
+            }
+        }
         let stored = names.compactMap { name -> UInt64? in
             guard name.hasSuffix(Self.fileSuffix) else { return nil }
             return UInt64(name.dropLast(Self.fileSuffix.count))
         }.sorted()
         for sequence in stored {
-            if let data = FileManager.default.contents(atPath: Self.fileURL(folder, sequence).path), let message = Self.decode(data) {
+            if let data = FileManager.default.contents(atPath: filePath(sequence)), let message = Self.decode(data) {
                 messages[sequence] = message
                 order.append(sequence)
             } else {
@@ -57,12 +66,8 @@ struct Backlog {
     /// Appends `message` (writing it to disk first when it is QoS 1), dropping the oldest if full.
     mutating func append(_ message: MQTTMessage) throws(MQTTError) {
         let sequence = nextSequence
-        if let folder, message.qos == .atLeastOnce {
-            do {
-                try Self.encode(message).write(to: Self.fileURL(folder, sequence), options: .atomic)
-            } catch {
-                throw .persistence(folder: folder.path, detail: "writing message \(sequence): \(error.localizedDescription)")
-            }
+        if let folder, message.qos == .atLeastOnce, let failure = BacklogFiles.write(Self.encode(message), to: filePath(sequence)) {
+            throw .persistence(folder: folder.path, detail: "writing message \(sequence): \(failure)")
         }
         nextSequence += 1
         while messages.count >= capacity { try dropOldest() }
@@ -118,29 +123,26 @@ struct Backlog {
     private static let fileSuffix = ".msg"
 
     /// Zero-padded, so the folder lists in sending order.
-    private static func fileURL(_ folder: URL, _ sequence: UInt64) -> URL {
+    private static func fileName(_ sequence: UInt64) -> String {
         let digits = String(sequence)
-        let name = String(repeating: "0", count: max(0, 20 - digits.count)) + digits + fileSuffix
-        return folder.appendingPathComponent(name)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + fileSuffix
     }
+
+    private func filePath(_ sequence: UInt64) -> String { directory + "/" + Self.fileName(sequence) }
 
     private func removeFile(_ sequence: UInt64) throws(MQTTError) {
         guard let folder else { return }
-        let file = Self.fileURL(folder, sequence)
-        do {
-            try FileManager.default.removeItem(at: file)
-        } catch CocoaError.fileNoSuchFile {
-            return
-        } catch {
-            throw .persistence(folder: folder.path, detail: "removing \(file.lastPathComponent): \(error.localizedDescription)")
+        if let failure = BacklogFiles.remove(filePath(sequence)) {
+            throw .persistence(folder: folder.path, detail: "removing \(Self.fileName(sequence)): \(failure)")
         }
     }
 
     /// A stored message: format version 1, QoS, retain, topic length (u32, big-endian), topic, payload.
-    static func encode(_ message: MQTTMessage) -> Data {
+    static func encode(_ message: MQTTMessage) -> [UInt8] {
         let topic = Array(message.topic.utf8)
         let length = UInt32(topic.count)
-        var data = Data([1, UInt8(message.qos.rawValue), message.retain ? 1 : 0])
+        var data: [UInt8] = [1, UInt8(message.qos.rawValue), message.retain ? 1 : 0]
+        data.reserveCapacity(7 + topic.count + message.payload.count)
         data.append(contentsOf: [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)])
         data.append(contentsOf: topic)
         data.append(contentsOf: message.payload)
