@@ -161,11 +161,13 @@ public actor Uplink {
     }
 
     /// Says in the log, at each status refresh, how many messages a full backlog dropped since
-    /// the last time (the broker was away too long; /metrics has the running total).
+    /// the last time (the broker was away too long, or took messages more slowly than the radio
+    /// heard them; /metrics has the running total).
     private func reportDrops(_ client: MQTTClient) async {
         let dropped = await client.stats.dropped
         if dropped > droppedReported {
-            log("uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog while the broker was away (\(dropped) in all)")
+            log("uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog, because the broker was away "
+                + "or took them more slowly than the radio heard them (\(dropped) in all)")
             droppedReported = dropped
         }
     }
