@@ -15,8 +15,8 @@ struct Backlog {
 
     let capacity: Int
     let folder: URL?
-    /// `folder` as a path, spelled once: a file path is made twice for every QoS 1 message.
-    private let directory: String
+    /// The files in `folder` (nil without one).
+    private var files: BacklogFiles?
     private(set) var dropped = 0
     /// Sequence numbers in order; entries whose message is gone are skipped (`head` moves past them).
     private var order: [UInt64] = []
@@ -29,8 +29,8 @@ struct Backlog {
     init(capacity: Int, folder: URL?) throws(MQTTError) {
         self.capacity = max(1, capacity)
         self.folder = folder
-        directory = folder?.path ?? ""
         guard let folder else { return }
+        files = BacklogFiles(directory: folder.path)
         let names: [String]
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -38,9 +38,9 @@ struct Backlog {
         } catch {
             throw .persistence(folder: folder.path, detail: "\(error.localizedDescription)")
         }
-        // A write cut short by a crash leaves its temporary file (BacklogFiles.swift).
-        for name in names where name.hasSuffix(Self.fileSuffix + ".tmp") {
-            if let failure = BacklogFiles.remove(folder.appendingPathComponent(name).path) {
+        // Spares, and a write cut short by a crash, are left from an earlier process (BacklogFiles.swift).
+        for name in names where name.hasSuffix(BacklogFiles.spareSuffix) || name.hasSuffix(Self.fileSuffix + ".tmp") {
+            if let failure = BacklogFiles.discard(folder.appendingPathComponent(name).path) {
                 throw .persistence(folder: folder.path, detail: "removing \(name): \(failure)")
             }
         }
@@ -66,7 +66,8 @@ struct Backlog {
     /// Appends `message` (writing it to disk first when it is QoS 1), dropping the oldest if full.
     mutating func append(_ message: MQTTMessage) throws(MQTTError) {
         let sequence = nextSequence
-        if let folder, message.qos == .atLeastOnce, let failure = BacklogFiles.write(Self.encode(message), to: filePath(sequence)) {
+        let path = filePath(sequence)
+        if let folder, message.qos == .atLeastOnce, let failure = files?.write(Self.encode(message), to: path) {
             throw .persistence(folder: folder.path, detail: "writing message \(sequence): \(failure)")
         }
         nextSequence += 1
@@ -128,11 +129,13 @@ struct Backlog {
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + fileSuffix
     }
 
-    private func filePath(_ sequence: UInt64) -> String { directory + "/" + Self.fileName(sequence) }
+    /// Spelled as text, not through `URL`: a path is made twice for every QoS 1 message.
+    private func filePath(_ sequence: UInt64) -> String { (files?.directory ?? "") + "/" + Self.fileName(sequence) }
 
-    private func removeFile(_ sequence: UInt64) throws(MQTTError) {
+    private mutating func removeFile(_ sequence: UInt64) throws(MQTTError) {
         guard let folder else { return }
-        if let failure = BacklogFiles.remove(filePath(sequence)) {
+        let path = filePath(sequence)
+        if let failure = files?.remove(path) {
             throw .persistence(folder: folder.path, detail: "removing \(Self.fileName(sequence)): \(failure)")
         }
     }
