@@ -22,7 +22,7 @@ public struct GatewayTopics: Hashable, Sendable {
     public var keyHex: String { Self.keyHex(publicKey) }
 
     /// How every topic spells a radio's key: 64 upper-case hex digits.
-    public static func keyHex(_ key: PublicKey) -> String { Hex.encode(key.bytes).uppercased() }
+    public static func keyHex(_ key: PublicKey) -> String { UpperHex.encode(key.bytes) }
 
     public var packets: String { "meshcore/\(region)/\(keyHex)/packets" }
     public var status: String { "meshcore/\(region)/\(keyHex)/status" }

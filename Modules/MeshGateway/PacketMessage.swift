@@ -39,8 +39,13 @@ public struct PacketMessage: Codable, Hashable, Sendable {
         do {
             packet = try AirPacket(decoding: heard.payload)
         } catch {
-            throw .undecodablePacket(raw: Hex.encode(heard.payload).uppercased(), reason: "\(error)")
+            throw .undecodablePacket(raw: UpperHex.encode(heard.payload), reason: "\(error)")
         }
+        self.init(packet: packet, raw: heard.payload, snrX4: heard.snrX4, rssi: heard.rssi, origin: origin, at: instant)
+    }
+
+    /// The message for a packet already decoded from `raw` (the packet log's `HeardPacket`).
+    public init(packet: AirPacket, raw: [UInt8], snrX4: Int8, rssi: Int8, origin: GatewayOrigin, at instant: Date) {
         let when = CommunityTime(instant)
         self.origin = origin.name
         originID = origin.id
@@ -49,15 +54,37 @@ public struct PacketMessage: Codable, Hashable, Sendable {
         direction = "rx"
         time = when.time
         date = when.date
-        length = String(heard.payload.count)
+        length = String(raw.count)
         packetType = String(packet.payloadType.rawValue)
         route = Self.routeLetter(packet.route)
         payloadLength = String(packet.payload.count)
-        raw = Hex.encode(heard.payload).uppercased()
-        snr = String(heard.snr)
-        rssi = String(heard.rssi)
-        hash = packet.hashText
+        self.raw = UpperHex.encode(raw)
+        snr = String(Double(snrX4) / 4)
+        self.rssi = String(rssi)
+        hash = UpperHex.encode(packet.hash(size: 8))
         path = packet.route == .direct ? Self.hops(packet.path) : nil
+    }
+
+    /// The JSON text, keys in sorted order as GatewayJSON writes every message.
+    var json: [UInt8] {
+        var writer = JSONObjectWriter(capacity: 400 + raw.utf8.count + origin.utf8.count)
+        writer.field("RSSI", rssi)
+        writer.field("SNR", snr)
+        writer.field("date", date)
+        writer.field("direction", direction)
+        writer.field("hash", hash)
+        writer.field("len", length)
+        writer.field("origin", origin)
+        writer.field("origin_id", originID)
+        writer.field("packet_type", packetType)
+        if let path { writer.field("path", path) }
+        writer.field("payload_len", payloadLength)
+        writer.field("raw", raw)
+        writer.field("route", route)
+        writer.field("time", time)
+        writer.field("timestamp", timestamp)
+        writer.field("type", type)
+        return writer.finish()
     }
 
     /// The tools' letters: F for both flood routes, D for direct, T for transport-direct.

@@ -5,8 +5,8 @@ import Foundation
 /// in `folder` (when given) until acknowledged, so a restarted process sends them again.
 ///
 /// Paho keeps its own buffer while disconnected, but a full one refuses the newest message;
-/// a gateway wants the newest packets kept, so the backlog lives here and Paho only ever holds
-/// the few messages in flight (MQTTClient.swift).
+/// a gateway wants the newest packets kept, so the backlog lives here and Paho only holds what
+/// it is sending (Outbox.swift).
 struct Backlog {
     struct Entry {
         let sequence: UInt64
@@ -15,6 +15,8 @@ struct Backlog {
 
     let capacity: Int
     let folder: URL?
+    /// The files in `folder` (nil without one).
+    private var files: BacklogFiles?
     private(set) var dropped = 0
     /// Sequence numbers in order; entries whose message is gone are skipped (`head` moves past them).
     private var order: [UInt64] = []
@@ -28,6 +30,7 @@ struct Backlog {
         self.capacity = max(1, capacity)
         self.folder = folder
         guard let folder else { return }
+        files = BacklogFiles(directory: folder.path)
         let names: [String]
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,12 +38,18 @@ struct Backlog {
         } catch {
             throw .persistence(folder: folder.path, detail: "\(error.localizedDescription)")
         }
+        // Spares, and a write cut short by a crash, are left from an earlier process (BacklogFiles.swift).
+        for name in names where name.hasSuffix(BacklogFiles.spareSuffix) || name.hasSuffix(Self.fileSuffix + ".tmp") {
+            if let failure = BacklogFiles.discard(folder.appendingPathComponent(name).path) {
+                throw .persistence(folder: folder.path, detail: "removing \(name): \(failure)")
+            }
+        }
         let stored = names.compactMap { name -> UInt64? in
             guard name.hasSuffix(Self.fileSuffix) else { return nil }
             return UInt64(name.dropLast(Self.fileSuffix.count))
         }.sorted()
         for sequence in stored {
-            if let data = FileManager.default.contents(atPath: Self.fileURL(folder, sequence).path), let message = Self.decode(data) {
+            if let data = FileManager.default.contents(atPath: filePath(sequence)), let message = Self.decode(data) {
                 messages[sequence] = message
                 order.append(sequence)
             } else {
@@ -57,12 +66,9 @@ struct Backlog {
     /// Appends `message` (writing it to disk first when it is QoS 1), dropping the oldest if full.
     mutating func append(_ message: MQTTMessage) throws(MQTTError) {
         let sequence = nextSequence
-        if let folder, message.qos == .atLeastOnce {
-            do {
-                try Self.encode(message).write(to: Self.fileURL(folder, sequence), options: .atomic)
-            } catch {
-                throw .persistence(folder: folder.path, detail: "writing message \(sequence): \(error.localizedDescription)")
-            }
+        let path = filePath(sequence)
+        if let folder, message.qos == .atLeastOnce, let failure = files?.write(Self.encode(message), to: path) {
+            throw .persistence(folder: folder.path, detail: "writing message \(sequence): \(failure)")
         }
         nextSequence += 1
         while messages.count >= capacity { try dropOldest() }
@@ -79,7 +85,14 @@ struct Backlog {
 
     /// The oldest message whose sequence is at least `sequence`.
     func first(from sequence: UInt64) -> Entry? {
-        for index in head..<order.count where order[index] >= sequence {
+        // `order` is ascending: find where `sequence` would go rather than walk past the
+        // messages still waiting for their acknowledgement.
+        var low = head, high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if order[middle] < sequence { low = middle + 1 } else { high = middle }
+        }
+        for index in low..<order.count {
             if let message = messages[order[index]] { return Entry(sequence: order[index], message: message) }
         }
         return nil
@@ -111,29 +124,28 @@ struct Backlog {
     private static let fileSuffix = ".msg"
 
     /// Zero-padded, so the folder lists in sending order.
-    private static func fileURL(_ folder: URL, _ sequence: UInt64) -> URL {
+    private static func fileName(_ sequence: UInt64) -> String {
         let digits = String(sequence)
-        let name = String(repeating: "0", count: max(0, 20 - digits.count)) + digits + fileSuffix
-        return folder.appendingPathComponent(name)
+        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + fileSuffix
     }
 
-    private func removeFile(_ sequence: UInt64) throws(MQTTError) {
+    /// Spelled as text, not through `URL`: a path is made twice for every QoS 1 message.
+    private func filePath(_ sequence: UInt64) -> String { (files?.directory ?? "") + "/" + Self.fileName(sequence) }
+
+    private mutating func removeFile(_ sequence: UInt64) throws(MQTTError) {
         guard let folder else { return }
-        let file = Self.fileURL(folder, sequence)
-        do {
-            try FileManager.default.removeItem(at: file)
-        } catch CocoaError.fileNoSuchFile {
-            return
-        } catch {
-            throw .persistence(folder: folder.path, detail: "removing \(file.lastPathComponent): \(error.localizedDescription)")
+        let path = filePath(sequence)
+        if let failure = files?.remove(path) {
+            throw .persistence(folder: folder.path, detail: "removing \(Self.fileName(sequence)): \(failure)")
         }
     }
 
     /// A stored message: format version 1, QoS, retain, topic length (u32, big-endian), topic, payload.
-    static func encode(_ message: MQTTMessage) -> Data {
+    static func encode(_ message: MQTTMessage) -> [UInt8] {
         let topic = Array(message.topic.utf8)
         let length = UInt32(topic.count)
-        var data = Data([1, UInt8(message.qos.rawValue), message.retain ? 1 : 0])
+        var data: [UInt8] = [1, UInt8(message.qos.rawValue), message.retain ? 1 : 0]
+        data.reserveCapacity(7 + topic.count + message.payload.count)
         data.append(contentsOf: [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)])
         data.append(contentsOf: topic)
         data.append(contentsOf: message.payload)

@@ -5,10 +5,11 @@ import Foundation
 ///
 /// `start()` connects and keeps reconnecting with backoff for as long as the client lives;
 /// every state change goes out on `stateUpdates()`. `publish` never waits for the broker: the
-/// message joins the backlog (Backlog.swift) and goes out in order while connected, at most
-/// `inFlightWindow` unacknowledged at a time; a message leaves the backlog when the broker
-/// acknowledges it, so a lost connection resends from the oldest unacknowledged one (QoS 1:
-/// at least once, duplicates possible). Subscriptions are made again on every connection.
+/// message joins the backlog (Backlog.swift) and goes out in order while connected (Outbox.swift):
+/// a QoS 1 message leaves the backlog when the broker acknowledges it, at most `inFlightWindow`
+/// unacknowledged at a time, so a lost connection resends from the oldest unacknowledged one
+/// (at least once, duplicates possible); a QoS 0 one leaves it when Paho has queued it.
+/// Subscriptions are made again on every connection.
 /// Paho calls back on its own threads; `PahoBridge` turns each call into a value for this actor.
 public actor MQTTClient {
     public let broker: MQTTBrokerURL
@@ -29,7 +30,7 @@ public actor MQTTClient {
     private let bridge: PahoBridge
     private let incoming: AsyncStream<MQTTMessage>.Continuation
     private var handle: PahoHandle?
-    private var backlog: Backlog
+    private var outbox: Outbox
     private var username: String?
     private var password: String?
     private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
@@ -39,12 +40,8 @@ public actor MQTTClient {
     private var attempt = 0
     private var failures = 0
     private var connected = false
-    /// Counts connections; a publish callback from an earlier one is stale.
-    private var epoch = 0
-    private var inFlight: Set<UInt64> = []
-    /// The lowest sequence not yet sent on the current connection.
-    private var cursor: UInt64 = 0
-    private var delivered = 0
+    /// Paho's queue was full: sending resumes shortly (`resumeSending`).
+    private var resumeTask: Task<Void, Never>?
     private var incomingDropped = 0
 
     /// Creates the client and loads the backlog a previous process left; nothing is sent
@@ -55,7 +52,7 @@ public actor MQTTClient {
         clientID = broker.clientID ?? options.clientID
         username = broker.username
         password = broker.password
-        backlog = try Backlog(capacity: options.backlogCapacity, folder: options.backlogFolder)
+        outbox = Outbox(backlog: try Backlog(capacity: options.backlogCapacity, folder: options.backlogFolder), window: options.inFlightWindow)
         bridge = PahoBridge(receive: options.receive)
         let buffer = max(1, options.incomingBuffer)
         (messages, incoming) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingOldest(buffer))
@@ -63,8 +60,9 @@ public actor MQTTClient {
         var created: MQTTAsync?
         var createOptions = cpaho_create_options()
         createOptions.MQTTVersion = options.session.isMQTT5 ? MQTTVERSION_5 : MQTTVERSION_3_1_1
-        // Paho counts queued commands against this even while connected: room for the window.
-        createOptions.maxBufferedMessages = Int32(max(100, 2 * options.inFlightWindow))
+        // Paho counts its queued commands against this even while connected; when it is full,
+        // the rest wait in the backlog (`pump`).
+        createOptions.maxBufferedMessages = Int32(max(Self.pahoQueue, 2 * options.inFlightWindow))
         let strings = CCopies()
         let rc = MQTTAsync_createWithOptions(&created, strings.copy(broker.pahoServerURI), strings.copy(clientID),
                                              MQTTCLIENT_PERSISTENCE_NONE, nil, &createOptions)
@@ -117,7 +115,7 @@ public actor MQTTClient {
     public func publish(_ message: MQTTMessage) throws(MQTTError) {
         guard handle != nil else { throw .closed }
         try TopicRules.checkTopic(message.topic)
-        try backlog.append(message)
+        try outbox.append(message)
         pump()
     }
 
@@ -132,8 +130,8 @@ public actor MQTTClient {
     }
 
     public var stats: MQTTBacklogStats {
-        MQTTBacklogStats(queued: backlog.count, inFlight: inFlight.count, delivered: delivered, dropped: backlog.dropped,
-                         capacity: backlog.capacity, incomingDropped: incomingDropped)
+        MQTTBacklogStats(queued: outbox.backlog.count, inFlight: outbox.inFlight.count, delivered: outbox.delivered,
+                         dropped: outbox.backlog.dropped, capacity: outbox.backlog.capacity, incomingDropped: incomingDropped)
     }
 
     /// Disconnects cleanly, so the broker does not publish the will, and stops reconnecting;
@@ -144,6 +142,7 @@ public actor MQTTClient {
         guard let handle else { return }
         retryTask?.cancel()
         eventTask?.cancel()
+        resumeTask?.cancel()
         var disconnect = cpaho_disconnect_options()
         disconnect.timeout = 1000
         if MQTTAsync_disconnect(handle.pointer, &disconnect) == MQTTASYNC_SUCCESS {
@@ -256,28 +255,20 @@ public actor MQTTClient {
             connected = true
             failures = 0
             attempt = 0
-            epoch += 1
-            inFlight = []
-            cursor = backlog.oldestSequence
+            outbox.connected()
             setState(.connected)
             for subscription in subscriptions { sendSubscribe(subscription.filter, qos: subscription.qos) }
             pump()
         case .connectFailed(let code, let detail):
             scheduleRetry(after: connectError(code: code, detail: detail))
         case .connectionLost(let cause):
-            epoch += 1
-            inFlight = []
+            outbox.connectionLost()
             scheduleRetry(after: .connectionLost(broker: broker.description, detail: cause ?? "the broker closed the connection"))
         case .published(let sequence, _):
-            inFlight.remove(sequence)
-            delivered += 1
-            do { try backlog.remove(sequence) } catch { lastError = error }
+            do { try outbox.acknowledged(sequence) } catch { lastError = error }
             pump()
         case .publishFailed(let sequence, let epoch):
-            // Sent again from the oldest unacknowledged message once connected again.
-            guard epoch == self.epoch, inFlight.remove(sequence) != nil else { return }
-            cursor = min(cursor, sequence)
-            pump()
+            if outbox.failed(sequence, epoch: epoch) { pump() }
         case .subscribed(let filter):
             refusedFilters.remove(filter)
             grantedFilters.insert(filter)
@@ -289,35 +280,68 @@ public actor MQTTClient {
         }
     }
 
-    /// Sends backlog messages in order while the window has room.
+    /// Hands backlog messages to Paho in order while the outbox lets more go and Paho takes them.
     private func pump() {
         guard connected, let handle else { return }
-        while inFlight.count < max(1, options.inFlightWindow), let entry = backlog.first(from: cursor) {
-            let ticket = PahoTicket(bridge: bridge, purpose: .publish(sequence: entry.sequence, epoch: epoch))
+        while let entry = outbox.next() {
+            let rc = send(entry, on: handle)
+            switch rc {
+            case MQTTASYNC_SUCCESS:
+                do { try outbox.handedOver(entry) } catch { lastError = error }
+            case MQTTASYNC_MAX_BUFFERED_MESSAGES:
+                // Paho's queue is full (the socket is backed up): the rest wait in the backlog.
+                resumeSending()
+                return
+            case MQTTASYNC_DISCONNECTED:
+                // The connection-lost event resends from the oldest unacknowledged message.
+                return
+            default:
+                lastError = .library(operation: "send a message to \(entry.message.topic)", code: rc)
+                do { try outbox.refused(entry) } catch { lastError = error }
+            }
+        }
+    }
+
+    /// One message to Paho. A QoS 1 message carries a ticket for its acknowledgement; a QoS 0
+    /// one none (Outbox.swift says why).
+    private func send(_ entry: Backlog.Entry, on handle: PahoHandle) -> Int32 {
+        var message = cpaho_message()
+        message.qos = entry.message.qos.rawValue
+        message.retained = entry.message.retain ? 1 : 0
+        return entry.message.payload.withUnsafeBytes { bytes in
+            message.payload = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
+            message.payloadlen = Int32(bytes.count)
+            guard entry.message.qos == .atLeastOnce else {
+                return MQTTAsync_sendMessage(handle.pointer, entry.message.topic, &message, nil)
+            }
+            let ticket = PahoTicket(bridge: bridge, purpose: .publish(sequence: entry.sequence, epoch: outbox.epoch))
             var response = cpaho_response_options()
             PahoCallbacks.arm(&response, mqtt5: options.session.isMQTT5)
             response.context = ticket.retainedContext
-            var message = cpaho_message()
-            message.qos = entry.message.qos.rawValue
-            message.retained = entry.message.retain ? 1 : 0
-            let rc = entry.message.payload.withUnsafeBytes { bytes in
-                message.payload = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
-                message.payloadlen = Int32(bytes.count)
-                return MQTTAsync_sendMessage(handle.pointer, entry.message.topic, &message, &response)
-            }
-            guard rc == MQTTASYNC_SUCCESS else {
-                // Paho did not take the call, so it calls neither callback.
-                _ = PahoTicket.take(response.context)
-                // Disconnected meanwhile: the connection-lost event resends from the oldest.
-                if rc == MQTTASYNC_DISCONNECTED { return }
-                lastError = .library(operation: "send a message to \(entry.message.topic)", code: rc)
-                do { try backlog.remove(entry.sequence) } catch { lastError = error }
-                continue
-            }
-            inFlight.insert(entry.sequence)
-            cursor = entry.sequence + 1
+            let rc = MQTTAsync_sendMessage(handle.pointer, entry.message.topic, &message, &response)
+            // Paho did not take the call, so it calls neither callback.
+            if rc != MQTTASYNC_SUCCESS { _ = PahoTicket.take(response.context) }
+            return rc
         }
     }
+
+    /// Tries again shortly while Paho's queue is full; Paho says nothing when it has room.
+    private func resumeSending() {
+        guard resumeTask == nil else { return }
+        resumeTask = Task { [weak self] in
+            do { try await Task.sleep(for: Self.resumeDelay) } catch { return }
+            await self?.resumed()
+        }
+    }
+
+    private func resumed() {
+        resumeTask = nil
+        pump()
+    }
+
+    /// Commands Paho may queue; at 100 000 messages/s a full queue drains in about 40 ms.
+    private static let pahoQueue = 4096
+    private static let resumeDelay = Duration.milliseconds(5)
 
     private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
         guard let handle else { return }

@@ -16,7 +16,9 @@ public struct MQTTClientOptions: Sendable {
     public var retryMin: Duration
     public var retryMax: Duration
     public var connectTimeout: Duration
-    /// Messages sent but not yet acknowledged at any time; order is kept within the window.
+    /// QoS 1 messages sent but not yet acknowledged at any time; order is kept within the
+    /// window. Each acknowledgement reaches the client through its actor, so a small window
+    /// caps QoS 1 throughput at a few thousand messages a second.
     public var inFlightWindow: Int
     /// Incoming messages kept for a slow reader of `messages`; more are dropped and counted.
     public var incomingBuffer: Int
@@ -31,7 +33,7 @@ public struct MQTTClientOptions: Sendable {
 
     public init(clientID: String, will: MQTTMessage? = nil, backlogCapacity: Int = 10_000, backlogFolder: URL? = nil,
                 retryMin: Duration = .seconds(1), retryMax: Duration = .seconds(60), connectTimeout: Duration = .seconds(10),
-                inFlightWindow: Int = 32, incomingBuffer: Int = 10_000, session: MQTTSession = .clean,
+                inFlightWindow: Int = 256, incomingBuffer: Int = 10_000, session: MQTTSession = .clean,
                 receive: (@Sendable (MQTTMessage) -> Void)? = nil) {
         self.clientID = clientID
         self.will = will

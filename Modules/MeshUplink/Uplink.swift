@@ -27,7 +27,8 @@ public actor Uplink {
     private var tasks: [Task<Void, Never>] = []
     private var device: DeviceInfo?
     private var home: HomeAutomation?
-    private(set) public var counters = UplinkCounters()
+    private let tally = UplinkTally()
+    public var counters: UplinkCounters { tally.current }
     private var droppedReported = 0
 
     /// `context`: the radio's, from its connection (its session, and its events and messages
@@ -79,10 +80,12 @@ public actor Uplink {
         let states = await client.stateUpdates()
         await client.start()
         log("uplink to \(target) started: region \(target.region), \(target.auth) authentication")
-        tasks.append(Task { [weak self] in
+        let forwarder = PacketForwarder(client: client, topic: topics.packets, qos: target.broker.qos, origin: origin, target: target,
+                                        tally: tally, log: log, now: now)
+        tasks.append(Task {
             for await event in packets {
                 guard case let .push(.logRxData(heard)) = event else { continue }
-                await self?.forward(heard)
+                await forwarder.forward(heard)
             }
         })
         tasks.append(Task { [weak self] in
@@ -122,21 +125,6 @@ public actor Uplink {
     /// The MQTT client's backlog figures (nil before `start`).
     public func backlog() async -> MQTTBacklogStats? { await client?.stats }
 
-    private func forward(_ heard: ReceivedPacket) async {
-        guard let client else { return }
-        do {
-            let message = try PacketMessage(heard: heard, origin: origin, at: now())
-            try await client.publish(MQTTMessage(topic: topics.packets, payload: try GatewayJSON.encode(message), qos: target.broker.qos))
-            counters.packetsQueued += 1
-        } catch let error as GatewayError {
-            counters.packetsUndecodable += 1
-            log("uplink to \(target): a heard packet was not sent: \(error)")
-        } catch {
-            counters.publishFailures += 1
-            log("uplink to \(target): a heard packet could not be queued: \(error)")
-        }
-    }
-
     private func connection(changedTo state: MQTTConnectionState) async {
         switch state {
         case .connected:
@@ -158,7 +146,7 @@ public actor Uplink {
             do {
                 stats.append(try await TelemetryService(context: context).stats(type))
             } catch {
-                counters.statsFailures += 1
+                tally.count { $0.statsFailures += 1 }
                 break
             }
         }
@@ -166,18 +154,20 @@ public actor Uplink {
         let message = StatusMessage.online(selfInfo: selfInfo, device: device, stats: GatewayStats(stats), clientVersion: clientVersion, at: now())
         do {
             try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(message), qos: target.broker.qos, retain: true))
-            counters.statusQueued += 1
+            tally.count { $0.statusQueued += 1 }
         } catch {
             log("uplink to \(target): the status could not be queued: \(error)")
         }
     }
 
     /// Says in the log, at each status refresh, how many messages a full backlog dropped since
-    /// the last time (the broker was away too long; /metrics has the running total).
+    /// the last time (the broker was away too long, or took messages more slowly than the radio
+    /// heard them; /metrics has the running total).
     private func reportDrops(_ client: MQTTClient) async {
         let dropped = await client.stats.dropped
         if dropped > droppedReported {
-            log("uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog while the broker was away (\(dropped) in all)")
+            log("uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog, because the broker was away "
+                + "or took them more slowly than the radio heard them (\(dropped) in all)")
             droppedReported = dropped
         }
     }
@@ -197,7 +187,7 @@ public actor Uplink {
             do {
                 token = try await makeToken()
                 await client?.updateCredentials(username: GatewayToken.username(for: selfInfo.publicKey), password: token.text)
-                counters.tokensMade += 1
+                tally.count { $0.tokensMade += 1 }
                 log("uplink to \(target): token renewed, valid until \(Date(timeIntervalSince1970: Double(token.expiresAt)))")
             } catch {
                 log("uplink to \(target): the token could not be renewed (\(error)); trying again in a minute")

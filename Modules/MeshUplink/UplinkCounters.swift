@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What an uplink has done since it started, for /metrics and the log.
 public struct UplinkCounters: Sendable, Equatable {
     /// Packet messages handed to the MQTT client (it counts what the broker took).
@@ -11,4 +13,13 @@ public struct UplinkCounters: Sendable, Equatable {
     public var statsFailures = 0
     /// Tokens made again after the first.
     public var tokensMade = 0
+}
+
+/// An uplink's counters, shared by its actor and its packet forwarder (PacketForwarder.swift).
+final class UplinkTally: Sendable {
+    private let counters = Mutex(UplinkCounters())
+
+    var current: UplinkCounters { counters.withLock { $0 } }
+
+    func count(_ change: (inout UplinkCounters) -> Void) { counters.withLock { change(&$0) } }
 }

@@ -13,10 +13,10 @@ import Testing
         try PacketMessage(heard: ReceivedPacket(snrX4: snrX4, rssi: rssi, payload: try #require(Hex.decode(raw))), origin: origin, at: instant)
     }
 
-    static func json(_ message: PacketMessage) throws -> String { String(decoding: try GatewayJSON.encode(message), as: UTF8.self) }
+    static func json(_ message: PacketMessage) -> String { String(decoding: GatewayJSON.encode(message), as: UTF8.self) }
 
     @Test func aDirectTextMessageIsTheGoldenJSON() throws {
-        let text = try Self.json(Self.message("0A4211223344AABBCCDD"))
+        let text = Self.json(try Self.message("0A4211223344AABBCCDD"))
         let key = String(repeating: "AB", count: 32)
         #expect(text == #"{"RSSI":"-70","SNR":"11.5","date":"21/09/2026","direction":"rx","hash":"164D94FF1BF7EBC0","len":"10","origin":"Roof","# +
                 #""origin_id":"\#(key)","packet_type":"2","path":"1122,3344","payload_len":"4","raw":"0A4211223344AABBCCDD","route":"D","# +
@@ -93,5 +93,23 @@ import Testing
             }
         }
         #expect(seen.isSuperset(of: ["GRP_TXT", "ACK", "TRACE", "ADVERT"]), "heard: \(seen.sorted())")
+    }
+
+    /// The packet message is written without JSONEncoder: the same bytes as JSONEncoder with
+    /// sorted keys gives, for every ASCII character and some beyond in the radio's name, with
+    /// and without a path.
+    @Test func theDirectWriterGivesJSONEncodersBytes() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for name in [ascii, "Dak \u{1F4E1} \u{2028} é/\\\"", ""] {
+            let origin = GatewayOrigin(name: name, publicKey: Self.origin.publicKey)
+            for raw in ["0A4211223344AABBCCDD", "1501AA112233445566778899", "0E00A1B2C3D4"] {
+                let message = try PacketMessage(heard: ReceivedPacket(snrX4: -7, rssi: -128, payload: try #require(Hex.decode(raw))),
+                                                origin: origin, at: Self.instant)
+                let written = GatewayJSON.encode(message)
+                #expect(written == Array(try encoder.encode(message)), "\(String(decoding: written, as: UTF8.self))")
+            }
+        }
     }
 }

@@ -49,6 +49,24 @@ import Testing
         let restored = try Backlog(capacity: 4, folder: folder.url)
         #expect(restored.count == 1)
         #expect(restored.dropped == 1)
+        #expect(try messageFiles(in: folder).count == 1)
+    }
+
+    /// An acknowledged message's file is kept as a spare and the next message written into it;
+    /// a new process starts without the spares.
+    @Test func acknowledgedFilesAreReusedAndSparesDiscardedOnLoad() throws {
+        let folder = TempDir()
+        do {
+            var backlog = try Backlog(capacity: 10, folder: folder.url)
+            try backlog.append(MQTTMessage(topic: "t", text: "first"))
+            try backlog.remove(try #require(backlog.first(from: 0)).sequence)
+            #expect(try messageFiles(in: folder).isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 1, "one spare")
+            try backlog.append(MQTTMessage(topic: "t", text: "second"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 1, "the spare became the message")
+        }
+        let restored = try Backlog(capacity: 10, folder: folder.url)
+        #expect(restored.first(from: 0)?.message.text == "second")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 1)
     }
 }

@@ -65,3 +65,8 @@ func inOrderAtLeastOnce(_ received: [Int], count: Int) -> Bool {
     }
     return next == count
 }
+
+/// The message files in a backlog folder (not the spares kept for reuse).
+func messageFiles(in folder: TempDir) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".msg") }
+}

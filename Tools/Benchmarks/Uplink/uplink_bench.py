@@ -9,8 +9,9 @@ for report.py's `uplink` group.
   to it and to the broker, and mosquitto_sub counting the packet messages. Heard packets per
   second: messages over the time from the first to the last arrival at the subscriber; CPU per
   packet: the uplink process's utime + stime (/proc/PID/stat) over the run, divided by the
-  packets. The sim's own CPU is read too, to say what bounded each side: the sim's offered
-  rate, the sim itself (a core busy), or the uplink (it fell behind).
+  packets. The sim's and Mosquitto's CPU are read too, each as cores busy over the run, to say
+  what bounded each side: the sim's offered rate, the sim itself (its one thread busy), the
+  broker (its one thread busy), or the uplink (it fell behind).
 - Idle RSS of `meshport serve --mqtt ...` after a warm-up (VmRSS), against the same server
   without the uplink (goal: under 45 MB).
 
@@ -109,7 +110,7 @@ def one_side(name, argv, ready_pattern, meshport, broker, work, env):
         ready = time.monotonic() - sim_started
         if ready > START_AT - 1:
             raise RuntimeError(f"{name} took {ready:.1f} s to connect; the sim's air starts at {START_AT} s")
-        cpu0, sim_cpu0 = cpu_seconds(client.proc.pid), cpu_seconds(sim.proc.pid)
+        cpu0, sim_cpu0, broker_cpu0 = cpu_seconds(client.proc.pid), cpu_seconds(sim.proc.pid), cpu_seconds(broker.process.proc.pid)
         # Until every message arrived, or none arrived for STALL_SECONDS after the air started
         # (the rest were lost: counted, not waited for).
         timed_out, size, moved = False, -1, time.monotonic()
@@ -122,7 +123,7 @@ def one_side(name, argv, ready_pattern, meshport, broker, work, env):
                 timed_out = True
                 sub.kill()
                 sub.wait()
-        cpu1, sim_cpu1 = cpu_seconds(client.proc.pid), cpu_seconds(sim.proc.pid)
+        cpu1, sim_cpu1, broker_cpu1 = cpu_seconds(client.proc.pid), cpu_seconds(sim.proc.pid), cpu_seconds(broker.process.proc.pid)
         out.close()
         times, sample = arrivals(path)
         if len(times) < 2:
@@ -130,18 +131,24 @@ def one_side(name, argv, ready_pattern, meshport, broker, work, env):
         span = times[-1] - times[0]
         rate = (len(times) - 1) / span
         sim_cores = (sim_cpu1 - sim_cpu0) / max(span, 1e-6)
+        broker_cores = (broker_cpu1 - broker_cpu0) / max(span, 1e-6)
+        own_cores = (cpu1 - cpu0) / max(span, 1e-6)
         if rate >= 0.95 * RATE:
             bound = f"the sim's offered rate ({RATE:,}/s)"
         elif sim_cores >= 0.9:
             bound = f"the sim (its thread busy: {sim_cores:.2f} cores)"
+        elif broker_cores >= 0.9:
+            bound = f"Mosquitto (its thread busy: {broker_cores:.2f} cores)"
         else:
-            bound = f"the uplink (it fell behind the sim, which used {sim_cores:.2f} cores)"
+            bound = f"the uplink itself ({own_cores:.2f} cores; the sim used {sim_cores:.2f}, Mosquitto {broker_cores:.2f})"
         if timed_out:
             bound += f"; {PACKETS - len(times):,} of {PACKETS:,} messages never arrived"
-        log(f"{name}: {len(times):,} of {PACKETS:,} messages, {rate:,.0f}/s, {(cpu1 - cpu0) / len(times) * 1e6:,.1f} us CPU per packet; bounded by {bound}")
+        log(f"{name}: {len(times):,} of {PACKETS:,} messages, {rate:,.0f}/s, {(cpu1 - cpu0) / len(times) * 1e6:,.1f} us CPU per packet; "
+            f"CPU share while it ran: uplink {own_cores:.2f}, sim {sim_cores:.2f}, Mosquitto {broker_cores:.2f} cores "
+            f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); bounded by {bound}")
         return {"received": len(times), "timed_out": timed_out, "packets_per_s": rate, "span_s": span,
-                "cpu_s": cpu1 - cpu0, "cpu_us_per_packet": (cpu1 - cpu0) / len(times) * 1e6,
-                "sim_cpu_cores": sim_cores, "bounded_by": bound, "ready_s": ready, "sample": sample}
+                "cpu_s": cpu1 - cpu0, "cpu_us_per_packet": (cpu1 - cpu0) / len(times) * 1e6, "cpu_cores": own_cores,
+                "sim_cpu_cores": sim_cores, "broker_cpu_cores": broker_cores, "bounded_by": bound, "ready_s": ready, "sample": sample}
     finally:
         if sub and sub.poll() is None:
             sub.kill()
@@ -184,6 +191,8 @@ def main():
         log(f"idle RSS of meshport serve with the uplink on, then without ({IDLE_SECONDS} s idle each)...")
         rss_on = idle_rss(meshport, broker, mqtt)
         rss_off = idle_rss(meshport, broker, None)
+        log(f"Meshport against the peer: {ours['packets_per_s'] / peer['packets_per_s']:.2f}x the throughput (goal >= 10x), "
+            f"{peer['cpu_us_per_packet'] / ours['cpu_us_per_packet']:.2f}x less CPU per packet (goal >= 5x)")
     finally:
         broker.process.stop()
         shutil.rmtree(work, ignore_errors=True)
