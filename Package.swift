@@ -125,15 +125,16 @@ var targets: [Target] = [
         name: "MeshportCLI",
         dependencies: [
             "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
-            "MeshUplink",
+            "MeshUplink", "MeshSerial", "MeshUSB",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
     .executableTarget(name: "meshport", dependencies: ["MeshportCLI"], path: "Modules/meshport", swiftSettings: strict,
                       linkerSettings: meshportLinking),
-    // The meshport client commands end to end: the real executable against `meshport sim`.
+    // The meshport client commands end to end: the real executable against `meshport sim`;
+    // `meshport doctor`'s checks against prepared trees (through the library).
     .testTarget(
-        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands"],
+        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI"],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
