@@ -23,7 +23,10 @@ struct Serve: AsyncParsableCommand {
     var db: String?
 
     @Option(help: ArgumentHelp("Where the HTTP server listens (port 0: a free one).", valueName: "host:port"))
-    var http = "127.0.0.1:8080"
+    var http = Serve.defaultHTTP
+
+    /// Where serve listens without --http (`meshport doctor` checks it is free).
+    static let defaultHTTP = "127.0.0.1:8080"
 
     @Option(name: .customLong("companion"), help: ArgumentHelp("Re-export the companion protocol over TCP here; repeat for the next radios, in the order of --radio.", valueName: "host:port"))
     var companions: [String] = []

@@ -10,7 +10,7 @@ import Testing
         let machine = DoctorMachine()
         let group = try machine.device("/dev/ttyACM0", mode: 0o660)
         let outside = try check("serial serial:///dev/ttyACM0", in: SerialChecks.run(machine.environment()))
-        #expect(outside.status == .problem && outside.detail.contains("mode 660") && outside.detail.contains("group dialout"), "\(outside)")
+        #expect(outside.status == .problem && outside.detail.contains("mode 0660") && outside.detail.contains("group dialout"), "\(outside)")
         #expect(outside.fix == "sudo usermod -aG dialout $USER, then log out and in again")
 
         let member = try check("serial serial:///dev/ttyACM0", in: SerialChecks.run(machine.environment(groups: [DoctorMachine.user, group])))

@@ -15,7 +15,7 @@ struct Doctor: AsyncParsableCommand {
     var db: String?
 
     @Option(help: ArgumentHelp("The HTTP address serve would listen on.", valueName: "host:port"))
-    var http = "127.0.0.1:8080"
+    var http = Serve.defaultHTTP
 
     @Option(name: .customLong("companion"), help: ArgumentHelp("A companion address serve would listen on; repeatable.", valueName: "host:port"))
     var companions: [String] = []

@@ -29,12 +29,15 @@ struct FileAccess: Sendable {
     func mayWrite(_ env: DoctorEnvironment) -> Bool { allows(2, env) }
     func mayReadWrite(_ env: DoctorEnvironment) -> Bool { allows(6, env) }
 
-    /// Whether the group's bits allow read and write (then joining the group is the fix).
-    var groupMayReadWrite: Bool { (mode >> 3) & 6 == 6 }
+    /// Joining the file's group, when its group may read and write it and is not root's.
+    func joinGroup(_ env: DoctorEnvironment) -> String? {
+        guard (mode >> 3) & 6 == 6, group != 0 else { return nil }
+        return "sudo usermod -aG \(env.groupName(group)) $USER, then log out and in again"
+    }
 
-    /// "0660, owner root, group dialout"
+    /// "mode 0660, owner root, group dialout"
     func describe(_ env: DoctorEnvironment) -> String {
-        "mode \(String(mode & 0o7777, radix: 8)), owner \(env.userName(owner)), group \(env.groupName(group))"
+        "mode 0\(String(mode & 0o7777, radix: 8)), owner \(env.userName(owner)), group \(env.groupName(group))"
     }
 
     private func allows(_ bits: UInt32, _ env: DoctorEnvironment) -> Bool {

@@ -16,11 +16,8 @@ enum SerialChecks {
     }
 
     /// Joining the device's group when its group may read and write, else a mode for it.
-    static func fix(_ file: FileAccess, device: String, _ env: DoctorEnvironment) -> String {
-        guard file.groupMayReadWrite, file.group != 0 else {
-            return "sudo chgrp dialout \(device) && sudo chmod 0660 \(device) (until the next plug-in; a udev rule "
-                + "with GROUP=\"dialout\", MODE=\"0660\" makes it last)"
-        }
-        return "sudo usermod -aG \(env.groupName(file.group)) $USER, then log out and in again"
+    private static func fix(_ file: FileAccess, device: String, _ env: DoctorEnvironment) -> String {
+        file.joinGroup(env) ?? "sudo chgrp dialout \(device) && sudo chmod 0660 \(device) (until the next plug-in; "
+            + "a udev rule with GROUP=\"dialout\", MODE=\"0660\" makes it last)"
     }
 }

@@ -33,8 +33,7 @@ enum USBChecks {
 
     private static func fix(_ file: FileAccess, _ env: DoctorEnvironment) -> String {
         guard ruleInstalled(env) != nil else { return installRule }
-        if file.groupMayReadWrite, file.group != 0 { return "sudo usermod -aG \(env.groupName(file.group)) $USER, then log out and in again" }
-        return "plug the radio in again so the installed udev rule applies (sudo udevadm trigger)"
+        return file.joinGroup(env) ?? "plug the radio in again so the installed udev rule applies (sudo udevadm trigger)"
     }
 
     private static func ruleCheck(_ env: DoctorEnvironment, needed: Bool) -> DoctorCheck {
