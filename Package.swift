@@ -126,7 +126,7 @@ var targets: [Target] = [
         dependencies: [
             "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
             "MeshUplink", "MeshSerial", "MeshUSB",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "TOMLKit", package: "TOMLKit"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
     .executableTarget(name: "meshport", dependencies: ["MeshportCLI"], path: "Modules/meshport", swiftSettings: strict,
@@ -254,6 +254,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // `meshport serve --config`: TOML through toml++.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: targets
 )

@@ -123,15 +123,31 @@ import Glibc
         #expect(ConfigChecks.run(path: dir.path("config.json"), loader: loader) == .ok("config", "default radio tcp://127.0.0.1:5000 (\(dir.path("config.json")))"))
     }
 
+    @Test func serveConfigFile() throws {
+        let dir = TempDir()
+        try "http = \"127.0.0.1:8090\"\n".write(toFile: dir.path("s.toml"), atomically: false, encoding: .utf8)
+        let (good, file) = ConfigChecks.serveFile(path: dir.path("s.toml"))
+        #expect(good.status == .ok && file?.http == "127.0.0.1:8090", "\(good)")
+
+        try "http = \"127.0.0.1:8090\"\nlisten = 5\n".write(toFile: dir.path("s.toml"), atomically: false, encoding: .utf8)
+        let (bad, none) = ConfigChecks.serveFile(path: dir.path("s.toml"))
+        #expect(bad.status == .problem && none == nil && bad.detail.hasPrefix("\(dir.path("s.toml")), line 2: listen: unknown key"), "\(bad)")
+        #expect(bad.fix?.hasPrefix("correct \(dir.path("s.toml")) at line 2") == true)
+    }
+
     /// The command on this machine: one object per check, a fix for each problem and only
-    /// for problems, and exit status 0 exactly when none is a problem.
+    /// for problems, and exit status 0 exactly when none is a problem. serve's config file
+    /// names the database and the address checked.
     @Test func commandReportsEveryCheck() async throws {
         let dir = TempDir()
-        let run = try await runMeshport(["doctor", "--json", "--db", dir.path("meshport.db"), "--http", "127.0.0.1:0"])
+        try "db = \"\(dir.path("meshport.db"))\"\nhttp = \"127.0.0.1:0\"\n".write(toFile: dir.path("s.toml"), atomically: false, encoding: .utf8)
+        let run = try await runMeshport(["doctor", "--json", "--config", dir.path("s.toml")])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], "\(run.out) \(run.err)")
         let checks = try #require(doc["checks"] as? [[String: Any]])
         let names = checks.compactMap { $0["name"] as? String }
-        #expect(names.first == "plugins" && names.contains("database") && names.contains("http 127.0.0.1:0") && names.last == "config", "\(names)")
+        #expect(names.first == "plugins" && names.contains("http 127.0.0.1:0") && names.suffix(2) == ["config", "serve config"], "\(names)")
+        let database = try #require(checks.first { $0["name"] as? String == "database" })
+        #expect((database["detail"] as? String)?.contains(dir.path("meshport.db")) == true, "\(database)")
         for item in checks {
             let status = try #require(item["status"] as? String)
             #expect(["ok", "problem", "skipped"].contains(status) && item["detail"] is String)

@@ -14,17 +14,29 @@ struct Doctor: AsyncParsableCommand {
     @Option(help: ArgumentHelp("History database; default: $MESHPORT_DB, then $XDG_DATA_HOME/meshport/meshport.db.", valueName: "path"))
     var db: String?
 
-    @Option(help: ArgumentHelp("The HTTP address serve would listen on.", valueName: "host:port"))
-    var http = Serve.defaultHTTP
+    @Option(help: ArgumentHelp("The HTTP address serve would listen on; default: the config file's, then \(Serve.defaultHTTP).", valueName: "host:port"))
+    var http: String?
 
-    @Option(name: .customLong("companion"), help: ArgumentHelp("A companion address serve would listen on; repeatable.", valueName: "host:port"))
+    @Option(name: .customLong("companion"), help: ArgumentHelp("A companion address serve would listen on; repeatable. Default: the config file's.", valueName: "host:port"))
     var companions: [String] = []
+
+    @Option(help: ArgumentHelp("serve's config file to check, whose db, http and companion addresses are checked unless given here; "
+        + "default: \(ConfigChecks.servicePath) when it exists.", valueName: "path"))
+    var config: String?
 
     @Flag(help: "Print one JSON object per check (name, status, detail, fix).") var json = false
 
     func run() async throws {
-        let checks = Self.checks(DoctorEnvironment.current(), database: db ?? Paths.database, configFile: Paths.configFile,
-                                 http: http, companions: companions)
+        var serveFile: ServeConfigFile?
+        var serveCheck: [DoctorCheck] = []
+        if let path = config ?? (FileManager.default.fileExists(atPath: ConfigChecks.servicePath) ? ConfigChecks.servicePath : nil) {
+            let (check, file) = ConfigChecks.serveFile(path: path)
+            serveCheck = [check]
+            serveFile = file
+        }
+        let checks = Self.checks(DoctorEnvironment.current(), database: db ?? serveFile?.db ?? Paths.database, configFile: Paths.configFile,
+                                 http: http ?? serveFile?.http ?? Serve.defaultHTTP,
+                                 companions: companions.isEmpty ? serveFile?.companion ?? [] : companions) + serveCheck
         if json {
             try Output.json([
                 "ok": !checks.contains { $0.status == .problem },
