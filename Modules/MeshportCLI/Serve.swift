@@ -90,8 +90,9 @@ struct Serve: AsyncParsableCommand {
         do {
             let config = try configuration()
             if checkConfig {
-                print("config ok: \(config.radios.count) radios, http on \(config.http), database \(config.databasePath)"
-                    + (config.uplinks.isEmpty ? "" : ", \(config.uplinks.count) uplinks"))
+                let count = { (n: Int, what: String) in "\(n) \(what)\(n == 1 ? "" : "s")" }
+                print("config ok: \(count(config.radios.count, "radio")), http on \(config.http), database \(config.databasePath)"
+                    + (config.uplinks.isEmpty ? "" : ", \(count(config.uplinks.count, "uplink"))"))
                 return
             }
             let folder = URL(fileURLWithPath: config.databasePath).deletingLastPathComponent().path

@@ -51,7 +51,7 @@ import Testing
         try "radio = \"tcp://127.0.0.1:5000\"\nhttp = \"127.0.0.1:8090\"\ndb = \"\(dir.path("h.db"))\"\n"
             .write(toFile: dir.path("s.toml"), atomically: false, encoding: .utf8)
         let fromFile = try await runMeshport(["serve", "--config", dir.path("s.toml"), "--check-config"])
-        #expect(fromFile.status == 0 && fromFile.out == "config ok: 1 radios, http on 127.0.0.1:8090, database \(dir.path("h.db"))\n", "\(fromFile)")
+        #expect(fromFile.status == 0 && fromFile.out == "config ok: 1 radio, http on 127.0.0.1:8090, database \(dir.path("h.db"))\n", "\(fromFile)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("h.db")))
 
         let overridden = try await runMeshport(["serve", "--config", dir.path("s.toml"), "--http", "127.0.0.1:8091", "--check-config"])
