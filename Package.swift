@@ -125,7 +125,7 @@ var targets: [Target] = [
         name: "MeshportCLI",
         dependencies: [
             "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
-            "MeshUplink", "MeshSerial", "MeshUSB",
+            "MeshUplink", "MeshIngest", "MeshRegion", "MeshSerial", "MeshUSB",
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "TOMLKit", package: "TOMLKit"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
@@ -204,6 +204,15 @@ var targets: [Target] = [
     // Region history: the records ingest workers write and the PostgreSQL store behind them.
     .target(name: "MeshRegion", path: "Modules/MeshRegion", swiftSettings: strict),
     .target(name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec"], path: "Modules/MeshUplink", swiftSettings: strict),
+    // Ingest workers: the community topics from a broker (MQTT 5 shared subscription) through a
+    // local spool into a RegionSink, in batches (Docs/ingest.md).
+    .target(name: "MeshIngest", dependencies: ["MeshMQTT", "MeshRegion", "MeshCodec", "MeshCrypto"], path: "Modules/MeshIngest", swiftSettings: strict),
+    .testTarget(
+        name: "MeshIngestTests",
+        dependencies: ["MeshIngest", "MeshRegion", "MeshMQTT", "MeshGateway", "MeshCodec", "MeshCrypto", "MeshSim", "MeshportTestSupport"],
+        path: "Tests/MeshIngestTests", swiftSettings: strict),
+    // A worker with a sink writing lines to a file, for the test that kills it with SIGKILL (MeshIngestTests).
+    .executableTarget(name: "MeshportTestIngestWorker", dependencies: ["MeshIngest", "MeshRegion", "MeshMQTT"], path: "Tests/Tools/TestIngestWorker", swiftSettings: strict),
     .testTarget(name: "MeshUplinkTests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshUplink"], path: "Tests/MeshUplinkTests", swiftSettings: strict),
     // A client that connects with a last will and waits to be killed (MeshMQTTTests).
     .executableTarget(name: "MeshportTestMQTTWill", dependencies: ["MeshMQTT"], path: "Tests/Tools/TestMQTTWill", swiftSettings: strict),

@@ -186,8 +186,8 @@ public struct MQTTBrokerURL: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `text` with any password between `:` and `@` hidden.
-    static func redacted(_ text: String) -> String {
+    /// `text` (any `scheme://user:password@...` URL) with the password between `:` and `@` hidden.
+    public static func redacted(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex

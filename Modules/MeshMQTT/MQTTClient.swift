@@ -18,13 +18,15 @@ public actor MQTTClient {
     public private(set) var state: MQTTConnectionState = .idle
     /// Filters the broker refused (SUBACK failure), until subscribed again.
     public private(set) var refusedFilters: Set<String> = []
+    /// Filters the broker granted (SUBACK success) at least once.
+    public private(set) var grantedFilters: Set<String> = []
     /// The last problem that did not stop the client: an acknowledged message that could not be
     /// removed from the backlog folder (the next process sends it again), or a message Paho
     /// refused to send (dropped, so it does not hold up the ones behind it). Nil while none.
     public private(set) var lastError: MQTTError?
 
     private let options: MQTTClientOptions
-    private let bridge = PahoBridge()
+    private let bridge: PahoBridge
     private let incoming: AsyncStream<MQTTMessage>.Continuation
     private var handle: PahoHandle?
     private var backlog: Backlog
@@ -54,12 +56,13 @@ public actor MQTTClient {
         username = broker.username
         password = broker.password
         backlog = try Backlog(capacity: options.backlogCapacity, folder: options.backlogFolder)
+        bridge = PahoBridge(receive: options.receive)
         let buffer = max(1, options.incomingBuffer)
         (messages, incoming) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingOldest(buffer))
 
         var created: MQTTAsync?
         var createOptions = cpaho_create_options()
-        createOptions.MQTTVersion = MQTTVERSION_3_1_1
+        createOptions.MQTTVersion = options.session.isMQTT5 ? MQTTVERSION_5 : MQTTVERSION_3_1_1
         // Paho counts queued commands against this even while connected: room for the window.
         createOptions.maxBufferedMessages = Int32(max(100, 2 * options.inFlightWindow))
         let strings = CCopies()
@@ -169,17 +172,20 @@ public actor MQTTClient {
         setState(.connecting(attempt: attempt))
         bridge.tlsError.withLock { $0 = nil }
         let strings = CCopies()
-        var connect = broker.scheme.usesWebSocket ? cpaho_connect_options_ws() : cpaho_connect_options()
+        var connect: MQTTAsync_connectOptions
+        do {
+            connect = try PahoConnectOptions.make(session: options.session, webSocket: broker.scheme.usesWebSocket)
+        } catch {
+            scheduleRetry(after: error)
+            return
+        }
+        defer { PahoConnectOptions.release(&connect) }
         connect.keepAliveInterval = Int32(broker.keepAliveSeconds)
-        connect.cleansession = 1
-        connect.MQTTVersion = MQTTVERSION_3_1_1
         connect.automaticReconnect = 0
         connect.connectTimeout = Int32(max(1, options.connectTimeout.components.seconds))
         connect.username = strings.copy(username)
         connect.password = strings.copy(password)
         connect.context = bridge.context
-        connect.onSuccess = PahoCallbacks.connected
-        connect.onFailure = PahoCallbacks.connectFailed
 
         // The will and TLS options are pointed to from `connect`, so they get fixed addresses.
         let will = UnsafeMutablePointer<MQTTAsync_willOptions>.allocate(capacity: 1)
@@ -274,8 +280,10 @@ public actor MQTTClient {
             pump()
         case .subscribed(let filter):
             refusedFilters.remove(filter)
+            grantedFilters.insert(filter)
         case .subscribeRefused(let filter):
             refusedFilters.insert(filter)
+            grantedFilters.remove(filter)
         case .message(let message):
             if case .dropped = incoming.yield(message) { incomingDropped += 1 }
         }
@@ -287,8 +295,7 @@ public actor MQTTClient {
         while inFlight.count < max(1, options.inFlightWindow), let entry = backlog.first(from: cursor) {
             let ticket = PahoTicket(bridge: bridge, purpose: .publish(sequence: entry.sequence, epoch: epoch))
             var response = cpaho_response_options()
-            response.onSuccess = PahoCallbacks.succeeded
-            response.onFailure = PahoCallbacks.failed
+            PahoCallbacks.arm(&response, mqtt5: options.session.isMQTT5)
             response.context = ticket.retainedContext
             var message = cpaho_message()
             message.qos = entry.message.qos.rawValue
@@ -316,8 +323,7 @@ public actor MQTTClient {
         guard let handle else { return }
         let ticket = PahoTicket(bridge: bridge, purpose: .subscribe(filter: filter))
         var response = cpaho_response_options()
-        response.onSuccess = PahoCallbacks.succeeded
-        response.onFailure = PahoCallbacks.failed
+        PahoCallbacks.arm(&response, mqtt5: options.session.isMQTT5)
         response.context = ticket.retainedContext
         if MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response) != MQTTASYNC_SUCCESS {
             _ = PahoTicket.take(response.context)

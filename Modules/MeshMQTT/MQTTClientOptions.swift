@@ -20,10 +20,19 @@ public struct MQTTClientOptions: Sendable {
     public var inFlightWindow: Int
     /// Incoming messages kept for a slow reader of `messages`; more are dropped and counted.
     public var incomingBuffer: Int
+    /// MQTT 3.1.1 with a clean session (the default), or MQTT 5 with a session the broker keeps.
+    public var session: MQTTSession
+    /// When set, every incoming message goes to this function instead of `messages`, called on
+    /// Paho's receive thread before the next one is read: it may block briefly to hold the
+    /// broker back (nothing more is read from the connection meanwhile). Paho has already
+    /// acknowledged a QoS 1 message when this runs, so it must keep the message safe before
+    /// returning. Paho holds its library-wide lock during the call (Docs/mqtt.md, "Sessions").
+    public var receive: (@Sendable (MQTTMessage) -> Void)?
 
     public init(clientID: String, will: MQTTMessage? = nil, backlogCapacity: Int = 10_000, backlogFolder: URL? = nil,
                 retryMin: Duration = .seconds(1), retryMax: Duration = .seconds(60), connectTimeout: Duration = .seconds(10),
-                inFlightWindow: Int = 32, incomingBuffer: Int = 10_000) {
+                inFlightWindow: Int = 32, incomingBuffer: Int = 10_000, session: MQTTSession = .clean,
+                receive: (@Sendable (MQTTMessage) -> Void)? = nil) {
         self.clientID = clientID
         self.will = will
         self.backlogCapacity = backlogCapacity
@@ -33,5 +42,7 @@ public struct MQTTClientOptions: Sendable {
         self.connectTimeout = connectTimeout
         self.inFlightWindow = inFlightWindow
         self.incomingBuffer = incomingBuffer
+        self.session = session
+        self.receive = receive
     }
 }

@@ -20,8 +20,11 @@ final class PahoBridge: Sendable {
     /// What OpenSSL said during the current connection attempt (Paho reports every failed
     /// attempt alike; this tells a TLS failure from an unreachable broker).
     let tlsError = Mutex<String?>(nil)
+    /// Takes incoming messages on Paho's thread instead of the event stream (`MQTTClientOptions.receive`).
+    let receive: (@Sendable (MQTTMessage) -> Void)?
 
-    init() {
+    init(receive: (@Sendable (MQTTMessage) -> Void)? = nil) {
+        self.receive = receive
         (events, continuation) = AsyncStream.makeStream(of: PahoEvent.self)
     }
 

@@ -36,7 +36,10 @@ enum PahoCallbacks {
                 ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: length)) : []
             let qos: MQTTQoS = message.pointee.qos == 0 ? .atMostOnce : .atLeastOnce
             let retained = message.pointee.retained != 0
-            PahoBridge.from(context)?.emit(.message(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retained)))
+            let received = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retained)
+            if let bridge = PahoBridge.from(context) {
+                if let receive = bridge.receive { receive(received) } else { bridge.emit(.message(received)) }
+            }
             var pointer: UnsafeMutablePointer<MQTTAsync_message>? = message
             MQTTAsync_freeMessage(&pointer)
         }
@@ -44,19 +47,17 @@ enum PahoCallbacks {
         return 1
     }
 
-    static let succeeded: OnSuccess = { context, _ in
-        guard let ticket = PahoTicket.take(context) else { return }
-        switch ticket.purpose {
-        case .publish(let sequence, let epoch): ticket.bridge.emit(.published(sequence: sequence, epoch: epoch))
-        case .subscribe(let filter): ticket.bridge.emit(.subscribed(filter: filter))
-        }
-    }
+    static let succeeded: OnSuccess = { context, _ in finish(context, succeeded: true) }
+    static let failed: OnFailure = { context, _ in finish(context, succeeded: false) }
 
-    static let failed: OnFailure = { context, _ in
+    /// Reports how the call behind a ticket ended (both protocol versions' callbacks end here).
+    static func finish(_ context: UnsafeMutableRawPointer?, succeeded: Bool) {
         guard let ticket = PahoTicket.take(context) else { return }
         switch ticket.purpose {
-        case .publish(let sequence, let epoch): ticket.bridge.emit(.publishFailed(sequence: sequence, epoch: epoch))
-        case .subscribe(let filter): ticket.bridge.emit(.subscribeRefused(filter: filter))
+        case .publish(let sequence, let epoch):
+            ticket.bridge.emit(succeeded ? .published(sequence: sequence, epoch: epoch) : .publishFailed(sequence: sequence, epoch: epoch))
+        case .subscribe(let filter):
+            ticket.bridge.emit(succeeded ? .subscribed(filter: filter) : .subscribeRefused(filter: filter))
         }
     }
 

@@ -62,6 +62,9 @@ RULES = {
     "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM),
     # Region history: the records of a region and the store they go to; no services, no MQTT.
     "MeshRegion": ("region", set(), SYSTEM),
+    # Ingest workers: the community topics from a broker into region records; the MQTT client
+    # and the community format, no services.
+    "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM),
     # Front ends.
     "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL",
                                      "MeshUplink", "MeshMQTT"},

@@ -1,0 +1,186 @@
+import Foundation
+import MeshMQTT
+import MeshRegion
+
+/// One ingest worker (Docs/ingest.md): subscribes to the community topics as a member of a
+/// shared-subscription group on each broker (MQTT 5, a session the broker keeps while the
+/// worker restarts), appends every message to its spool on Paho's thread, and writes them in
+/// batches to the region store, retrying with backoff while the store is away. When the spool
+/// holds `spoolBound` messages the MQTT callback waits, so the broker keeps the rest.
+public actor IngestWorker {
+    public let settings: IngestSettings
+    private let sink: any RegionSink
+    private let decoder: IngestDecoder
+    private let log: @Sendable (String) -> Void
+    private var spool: Spool?
+    private var clients: [MQTTClient] = []
+    private var tasks: [Task<Void, Never>] = []
+    private var tally = IngestCounts()
+    private var sinkAway = false
+
+    public init(settings: IngestSettings, sink: any RegionSink, log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.sink = sink
+        decoder = IngestDecoder(channels: settings.channels)
+        self.log = log
+    }
+
+    /// Opens the spool (what a previous run left is written first), starts the batcher and
+    /// connects to every broker. Throws when the spool folder or a client cannot be set up.
+    public func start() async throws {
+        guard spool == nil else { return }
+        let spool = try Spool(folder: settings.spoolFolder, bound: settings.spoolBound, log: log)
+        self.spool = spool
+        if spool.recovery.replayed > 0 {
+            log("Ingest: \(spool.recovery.replayed) messages a previous run left in the spool are written first.")
+        }
+        if spool.recovery.tornSegments > 0 {
+            log("Ingest: \(spool.recovery.tornSegments) spool segments ended in a record cut short by a crash; the whole records before it are kept.")
+        }
+        tasks.append(Task { await self.runBatches(spool) })
+        do {
+            try await connect(spool)
+        } catch {
+            await stop()
+            throw error
+        }
+    }
+
+    /// One client per broker, each subscribed to the group's filters, all feeding `spool`.
+    private func connect(_ spool: Spool) async throws {
+        let log = self.log
+        let group = settings.group
+        for (index, broker) in settings.brokers.enumerated() {
+            let id = settings.brokers.count > 1 ? "\(settings.clientID)-\(index + 1)" : settings.clientID
+            let options = MQTTClientOptions(clientID: id, session: .persistent(expirySeconds: settings.sessionExpirySeconds)) { message in
+                do {
+                    try spool.append(SpooledMessage(topic: message.topic, payload: message.payload, receivedAt: Date()))
+                } catch {
+                    // Only a closed spool refuses (the worker is stopping after its clients closed).
+                    log("Ingest: a message on \(message.topic) arrived after the spool closed and is not kept: \(error)")
+                }
+            }
+            let client = try MQTTClient(broker: broker, options: options)
+            for filter in settings.filters { try await client.subscribe(filter, qos: .atLeastOnce) }
+            clients.append(client)
+            let states = await client.stateUpdates()
+            tasks.append(Task {
+                for await state in states {
+                    switch state {
+                    case .connected: log("Ingest: connected to \(broker) as \(id), group \(group).")
+                    case .waiting: log("Ingest: \(state)")
+                    case .idle, .connecting, .closed: break
+                    }
+                }
+            })
+            await client.start()
+        }
+    }
+
+    /// True once every broker granted both shared subscriptions.
+    public var isSubscribed: Bool {
+        get async {
+            for client in clients {
+                let granted = await client.grantedFilters
+                guard settings.filters.allSatisfy(granted.contains) else { return false }
+            }
+            return !clients.isEmpty
+        }
+    }
+
+    public var counts: IngestCounts {
+        var counts = tally
+        if let spool {
+            counts.received = spool.appendedCount
+            counts.spoolDepth = spool.depth
+            counts.deepestSpoolDepth = spool.deepestDepth
+        }
+        return counts
+    }
+
+    /// Disconnects from the brokers and stops the batcher; messages not yet written stay in the
+    /// spool for the next start (and the broker keeps the session's queue meanwhile).
+    public func stop() async {
+        guard let spool else { return }
+        spool.release()
+        for client in clients { await client.close() }
+        clients = []
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        tasks = []
+        let summary = counts.summary
+        spool.close()
+        self.spool = nil
+        log("Ingest stopped: \(summary)")
+    }
+
+    // MARK: - Batches
+
+    private func runBatches(_ spool: Spool) async {
+        var arrivals = spool.arrivals.makeAsyncIterator()
+        while !Task.isCancelled {
+            var messages = spool.peek(settings.batchSize)
+            if messages.isEmpty {
+                guard await arrivals.next() != nil else { return }
+                continue
+            }
+            if messages.count < settings.batchSize {
+                // A batch that is not full waits one interval for company.
+                do { try await Task.sleep(for: settings.batchInterval) } catch { return }
+                messages = spool.peek(settings.batchSize)
+            }
+            let batch = decode(messages)
+            do {
+                try spool.sync()
+            } catch {
+                log("Ingest: \(error)")
+            }
+            guard await write(batch) else { return }
+            tally.written += batch.count
+            do {
+                try spool.commit(messages.count)
+            } catch {
+                // The batch is written; only the mark is missing, so a restart writes it again
+                // and the region store ignores what it already has.
+                log("Ingest: \(error)")
+            }
+        }
+    }
+
+    private func decode(_ messages: [SpooledMessage]) -> RegionBatch {
+        var batch = RegionBatch()
+        for message in messages {
+            let record = decoder.decode(topic: message.topic, payload: message.payload, receivedAt: message.receivedAt)
+            switch record {
+            case .rejected(_, let kind): tally.rejected[kind.rawValue, default: 0] += 1
+            case .hearing(let hearing) where hearing.decoded == nil: tally.undecodable += 1
+            case .hearing, .observer: break
+            }
+            batch.append(record)
+        }
+        return batch
+    }
+
+    /// Writes `batch`, retrying with backoff until it is written; false when cancelled first.
+    private func write(_ batch: RegionBatch) async -> Bool {
+        var delay = settings.retryMin
+        while true {
+            do {
+                try await sink.write(batch)
+                if sinkAway {
+                    sinkAway = false
+                    log("Ingest: the region database is back; writing resumes with \(spool?.depth ?? 0) messages waiting in the spool.")
+                }
+                return true
+            } catch {
+                tally.sinkRetries += 1
+                if !sinkAway {
+                    sinkAway = true
+                    log("Ingest: the region database cannot be written (\(error)); messages wait in the spool, then at the broker, and writing is retried.")
+                }
+                do { try await Task.sleep(for: delay) } catch { return false }
+                delay = min(delay * 2, settings.retryMax)
+            }
+        }
+    }
+}

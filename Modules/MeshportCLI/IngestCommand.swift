@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MeshIngest
+import MeshRegion
+
+/// `meshport ingest`: one worker writing the community topics of MQTT brokers into the region
+/// database; any number of workers in one group split the stream (Docs/ingest.md).
+struct IngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Write what gateways publish on MQTT into the region's PostgreSQL history.",
+        discussion: """
+            Subscribes to meshcore/+/+/packets and .../status as a member of an MQTT 5 shared \
+            subscription group, so any number of workers on any number of machines split the stream. \
+            Each worker keeps a spool in its state folder: messages are in it before the broker \
+            forgets them, and a slow or absent database holds the broker back instead of losing \
+            anything. Runs until interrupted. See Docs/ingest.md.
+            """)
+
+    @Option(name: .customLong("mqtt"), help: ArgumentHelp("A broker: mqtt[s]://[USER:PASSWORD@]HOST[:PORT] or ws[s]://...; repeatable.", valueName: "url"))
+    var mqtt: [String] = []
+    @Option(name: .customLong("postgres"), help: ArgumentHelp("The region database: postgres://USER:PASSWORD@HOST[:PORT]/DATABASE.", valueName: "url"))
+    var postgres: String?
+    @Option(name: .customLong("workers-group"), help: ArgumentHelp("The shared-subscription group; workers in one group split the stream.", valueName: "name"))
+    var group = IngestOptions.defaultGroup
+    @Option(name: .customLong("state"), help: ArgumentHelp("This worker's folder for its spool (default $XDG_STATE_HOME/meshport/ingest); one per worker.", valueName: "folder"))
+    var state: String?
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The MQTT client id; keep it across restarts (default: from the host name and the state folder).", valueName: "id"))
+    var clientID: String?
+    @Option(name: .customLong("channel"), help: ArgumentHelp("Also decrypt this channel: #name, or NAME=32 hex digit secret; repeatable. Public is always decrypted.", valueName: "channel"))
+    var channels: [String] = []
+    @Option(name: .customLong("batch-size"), help: "Messages written to the database per transaction.")
+    var batchSize = 500
+    @Option(name: .customLong("batch-ms"), help: "How long a batch that is not full waits, in milliseconds.")
+    var batchMilliseconds = 200
+    @Option(name: .customLong("spool-limit"), help: "Messages waiting in the spool before the broker is held back.")
+    var spoolLimit = 10_000
+    @Option(name: .customLong("session-expiry"), help: "Seconds the broker keeps a stopped worker's session and queue.")
+    var sessionExpiry = 7 * 86_400
+
+    func validate() throws {
+        do {
+            _ = try options()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        let options = try options()
+        let store = try await Self.openStore(options)
+        let worker = IngestWorker(settings: options.settings, sink: store, log: { Output.note($0) })
+        try await worker.start()
+        Output.note("ingest: group \(options.group), client \(options.clientID), spool \(options.spoolFolder.path)")
+        let report = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .seconds(60)) } catch { return }
+                Output.note("ingest: \(await worker.counts.summary)")
+            }
+        }
+        let signal = await Termination.wait()
+        Output.note("ingest: stopped by \(signal)")
+        report.cancel()
+        await worker.stop()
+    }
+
+    private func options() throws(IngestOptionsError) -> IngestOptions {
+        try IngestOptions(mqtt: mqtt, postgres: postgres, group: group, state: state, clientID: clientID, channels: channels,
+                          batchSize: batchSize, batchMilliseconds: batchMilliseconds, spoolLimit: spoolLimit,
+                          sessionExpirySeconds: sessionExpiry)
+    }
+
+    /// The PostgreSQL region store (MeshRegion's `RegionStore`, connected and migrated), which
+    /// this branch does not have yet: it is made here once merged.
+    private static func openStore(_ options: IngestOptions) async throws -> any RegionSink {
+        throw ValidationError("this build has no PostgreSQL region store yet: the region database cannot be written")
+    }
+}
