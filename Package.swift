@@ -125,15 +125,16 @@ var targets: [Target] = [
         name: "MeshportCLI",
         dependencies: [
             "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
-            "MeshUplink", "MeshIngest", "MeshRegion",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MeshUplink", "MeshIngest", "MeshRegion", "MeshSerial", "MeshUSB",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "TOMLKit", package: "TOMLKit"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
     .executableTarget(name: "meshport", dependencies: ["MeshportCLI"], path: "Modules/meshport", swiftSettings: strict,
                       linkerSettings: meshportLinking),
-    // The meshport client commands end to end: the real executable against `meshport sim`.
+    // The meshport client commands end to end: the real executable against `meshport sim`;
+    // `meshport doctor`'s checks against prepared trees (through the library).
     .testTarget(
-        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands"],
+        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI"],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
@@ -274,6 +275,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `meshport serve --config`: TOML through toml++.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: targets
 )

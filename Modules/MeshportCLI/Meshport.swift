@@ -10,7 +10,7 @@ public struct Meshport: AsyncParsableCommand {
         subcommands: [
             Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, Login.self, Logout.self, Status.self,
             Telemetry.self, Trace.self, Packets.self, GetSetting.self, SetSetting.self, Presets.self, TimeCommand.self, StatsCommand.self, Use.self,
-            DB.self, Scan.self, Plugins.self, Conformance.self, Sim.self, Serve.self, UplinkCommand.self, IngestCommand.self, BLE.self,
+            DB.self, Scan.self, Plugins.self, Doctor.self, Conformance.self, Sim.self, Serve.self, UplinkCommand.self, IngestCommand.self, BLE.self,
         ])
 
     public init() {}

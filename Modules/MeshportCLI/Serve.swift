@@ -13,8 +13,16 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Each radio is kept connected on its own and reconnected when its link is lost. Listens on 127.0.0.1 \
             unless --http says otherwise; any other address needs a token (--token-file; made there when missing). \
-            Stops on SIGINT or SIGTERM, closing the links and the history database. See Docs/server.md.
+            Stops on SIGINT or SIGTERM, closing the links and the history database. Every option can also \
+            come from a TOML file (--config; keys named as the options, Docs/serve.example.toml); an option \
+            given here wins. See Docs/server.md.
             """)
+
+    @Option(help: ArgumentHelp("A TOML file with any of these options (keys named after them); the command line wins.", valueName: "path"))
+    var config: String?
+
+    @Flag(help: "Check the config file and the options (radio URLs, addresses, brokers), then exit without serving.")
+    var checkConfig = false
 
     @Option(name: .customLong("radio"), help: ArgumentHelp("A radio's transport URL; repeat for several radios. Default: $MESHPORT_RADIO, then the one `meshport use` saved.", valueName: "url"))
     var radios: [String] = []
@@ -22,8 +30,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("History database; default: $MESHPORT_DB, then $XDG_DATA_HOME/meshport/meshport.db.", valueName: "path"))
     var db: String?
 
-    @Option(help: ArgumentHelp("Where the HTTP server listens (port 0: a free one).", valueName: "host:port"))
-    var http = "127.0.0.1:8080"
+    @Option(help: ArgumentHelp("Where the HTTP server listens (port 0: a free one; default \(Serve.defaultHTTP)).", valueName: "host:port"))
+    var http: String?
+
+    /// Where serve listens without --http (`meshport doctor` checks it is free).
+    static let defaultHTTP = "127.0.0.1:8080"
 
     @Option(name: .customLong("companion"), help: ArgumentHelp("Re-export the companion protocol over TCP here; repeat for the next radios, in the order of --radio.", valueName: "host:port"))
     var companions: [String] = []
@@ -43,32 +54,33 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("allow-origin"), help: ArgumentHelp("Another origin (scheme://host:port) whose pages may change things here; repeatable.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds to wait for each answer from a radio.", valueName: "seconds"))
-    var timeout: Double = 5
+    @Option(help: ArgumentHelp("Seconds to wait for each answer from a radio (default 5).", valueName: "seconds"))
+    var timeout: Double?
 
-    @Option(help: ArgumentHelp("Events buffered for each WebSocket client before it counts as too slow and is closed.", valueName: "n"))
-    var eventBuffer = 1024
+    @Option(help: ArgumentHelp("Events buffered for each WebSocket client before it counts as too slow and is closed (default 1024).", valueName: "n"))
+    var eventBuffer: Int?
 
-    @Option(help: ArgumentHelp("Largest request body accepted, in bytes.", valueName: "bytes"))
-    var maxBody = 64 * 1024
+    @Option(help: ArgumentHelp("Largest request body accepted, in bytes (default 65536).", valueName: "bytes"))
+    var maxBody: Int?
 
-    @Option(help: ArgumentHelp("Seconds between samples of each radio's statistics into the history; 0: none.", valueName: "seconds"))
-    var statsInterval: Double = 300
+    @Option(help: ArgumentHelp("Seconds between samples of each radio's statistics into the history; 0: none (default 300).", valueName: "seconds"))
+    var statsInterval: Double?
 
-    @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error.", valueName: "level"))
-    var logLevel = "notice"
+    @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error (default notice).", valueName: "level"))
+    var logLevel: String?
 
     @Option(name: .customLong("mqtt"), help: ArgumentHelp("Uplink every packet the radios hear to this MQTT broker, in the community format (Docs/gateway.md): mqtt[s]://[USER:PASSWORD@]HOST[:PORT]?region=IATA[&auth=token][&qos=0|1]...; repeatable.", valueName: "url"))
     var mqtt: [String] = []
 
     func validate() throws {
-        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds, not \(timeout)") }
-        guard eventBuffer >= 1 else { throw ValidationError("--event-buffer must be 1 or more") }
-        guard maxBody >= 256 else { throw ValidationError("--max-body must be at least 256 bytes") }
-        guard statsInterval >= 0 else { throw ValidationError("--stats-interval must be 0 or more") }
-        guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(logLevel) else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error")
-        }
+        let problems = [
+            timeout.flatMap(ServeRules.timeout).map { "--timeout \($0)" },
+            eventBuffer.flatMap(ServeRules.eventBuffer).map { "--event-buffer \($0)" },
+            maxBody.flatMap(ServeRules.maxBody).map { "--max-body \($0)" },
+            statsInterval.flatMap(ServeRules.statsInterval).map { "--stats-interval \($0)" },
+            logLevel.flatMap(ServeRules.logLevel).map { "--log-level \($0)" },
+        ]
+        if let first = problems.compactMap({ $0 }).first { throw ValidationError(first) }
     }
 
     func run() async throws { try await serve(extraRoutes: nil) }
@@ -77,6 +89,18 @@ struct Serve: AsyncParsableCommand {
     func serve(extraRoutes: MeshportServer.ExtraRoutes?) async throws {
         do {
             let config = try configuration()
+            if checkConfig {
+                let count = { (n: Int, what: String) in "\(n) \(what)\(n == 1 ? "" : "s")" }
+                print("config ok: \(count(config.radios.count, "radio")), http on \(config.http), database \(config.databasePath)"
+                    + (config.uplinks.isEmpty ? "" : ", \(count(config.uplinks.count, "uplink"))"))
+                return
+            }
+            let folder = URL(fileURLWithPath: config.databasePath).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot create \(folder): \(error.localizedDescription)")
+            }
             try await MeshportServer.run(config, extraRoutes: extraRoutes) { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
@@ -94,8 +118,17 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// The flags over the config file over the defaults, checked; nothing is created.
     private func configuration() throws -> ServeConfiguration {
-        var urls = radios
+        var file = ServeConfigFile()
+        if let config {
+            do {
+                file = try ServeConfigFile.load(config)
+            } catch {
+                throw CLIError(error.description, status: .usage)
+            }
+        }
+        var urls = radios.isEmpty ? file.radio ?? [] : radios
         if urls.isEmpty {
             if let env = Paths.environment["MESHPORT_RADIO"], !env.isEmpty {
                 urls = [env]
@@ -111,32 +144,30 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)", status: .usage)
         }
-        let database = db ?? Paths.database
+        let database = db ?? file.db ?? Paths.database
         let folder = URL(fileURLWithPath: database).deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("cannot create \(folder): \(error.localizedDescription)")
-        }
         let uplinks: [UplinkTarget]
         do {
-            uplinks = try mqtt.map { try UplinkTarget(parsing: $0) }
+            uplinks = try (mqtt.isEmpty ? file.mqtt ?? [] : mqtt).map { try UplinkTarget(parsing: $0) }
         } catch {
             throw CLIError("\(error)", status: .usage)
         }
+        let timeout = timeout ?? file.timeout ?? 5, statsInterval = statsInterval ?? file.statsInterval ?? 300
         var config = ServeConfiguration(
-            radios: targets, databasePath: database, http: try ListenAddress(parsing: http),
-            companions: try companions.map { text throws(ServeError) in try ListenAddress(parsing: text) },
-            tokenFile: tokenFile, webRoot: webRoot.map { URL(fileURLWithPath: $0) }, passwordFile: Paths.passwordFile,
-            allowedOrigins: Set(allowedOrigins), commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer,
-            maxBodyBytes: maxBody, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil, logLevel: logLevel)
+            radios: targets, databasePath: database, http: try ListenAddress(parsing: http ?? file.http ?? Serve.defaultHTTP),
+            companions: try (companions.isEmpty ? file.companion ?? [] : companions).map { text throws(ServeError) in try ListenAddress(parsing: text) },
+            tokenFile: tokenFile ?? file.tokenFile, webRoot: (webRoot ?? file.webRoot).map { URL(fileURLWithPath: $0) },
+            passwordFile: Paths.passwordFile, allowedOrigins: Set(allowedOrigins.isEmpty ? file.allowOrigin ?? [] : allowedOrigins),
+            commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer ?? file.eventBuffer ?? 1024,
+            maxBodyBytes: maxBody ?? file.maxBody ?? 64 * 1024, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil,
+            logLevel: logLevel ?? file.logLevel ?? "notice")
         config.uplinks = uplinks
-        try mapSettings(into: &config)
+        try mapSettings(into: &config, mapTiles: mapTiles ?? file.mapTiles, leaflet: leaflet ?? file.leaflet)
         config.uplinkFolder = URL(fileURLWithPath: folder).appendingPathComponent("uplink").path
         return config
     }
 
-    private func mapSettings(into config: inout ServeConfiguration) throws {
+    private func mapSettings(into config: inout ServeConfiguration, mapTiles: String?, leaflet: String?) throws {
         if let mapTiles {
             config.mapTiles = mapTiles == "off" ? nil : try MapTiles(template: mapTiles, attribution: "map tiles from \(mapTiles)")
         }

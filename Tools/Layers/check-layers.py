@@ -70,7 +70,7 @@ RULES = {
                                      "MeshUplink", "MeshMQTT"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
                                  "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes"}),
-    "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser"}),
+    "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser", "TOMLKit"}),
     "meshport": ("front end", {"MeshportCLI"}, set()),
 }
 # The CLI may use any shipped module, but never test support.

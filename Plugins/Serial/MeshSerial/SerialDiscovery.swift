@@ -6,27 +6,40 @@ import Glibc
 /// Lists serial ports a radio may sit behind: /dev/serial/by-id links (stable names),
 /// then /dev/ttyUSB* and /dev/ttyACM*, with VID:PID, maker and product read from sysfs.
 /// `root` prefixes every path read (a copied /dev and /sys tree); URLs and details name the
-/// paths as seen on the machine itself.
-enum SerialDiscovery {
+/// paths as seen on the machine itself (`meshport doctor` checks each port's access).
+public enum SerialDiscovery {
+    /// One serial port: its device node, and the URL and words discovery lists it with.
+    public struct Port: Sendable, Equatable {
+        /// The device node the URL leads to (/dev/ttyUSB0), as seen on the machine itself.
+        public let device: String
+        public let url: String
+        public let label: String
+        public let details: String
+    }
+
     static func radios(root: String = "") -> [DiscoveredRadio] {
+        ports(root: root).map { DiscoveredRadio(url: $0.url, label: $0.label, details: $0.details) }
+    }
+
+    public static func ports(root: String = "") -> [Port] {
         let root = root.isEmpty ? "" : realPath(root) ?? root
         var seen = Set<String>()
-        var out: [DiscoveredRadio] = []
+        var out: [Port] = []
         for link in entries(root + "/dev/serial/by-id") {
             let full = "/dev/serial/by-id/\(link)"
             guard let target = realPath(root + full).map({ unrooted($0, root) }) else { continue }
             seen.insert(target)
-            out.append(radio(device: target, url: "serial://\(full)", label: link, root: root))
+            out.append(port(device: target, url: "serial://\(full)", label: link, root: root))
         }
         for name in entries(root + "/dev") where name.hasPrefix("ttyUSB") || name.hasPrefix("ttyACM") {
             let device = "/dev/\(name)"
             if seen.contains(device) { continue }
-            out.append(radio(device: device, url: "serial://\(device)", label: name, root: root))
+            out.append(port(device: device, url: "serial://\(device)", label: name, root: root))
         }
         return out
     }
 
-    private static func radio(device: String, url: String, label: String, root: String) -> DiscoveredRadio {
+    private static func port(device: String, url: String, label: String, root: String) -> Port {
         let name = String(device.split(separator: "/").last ?? "")
         var details: [String] = [device]
         if let usb = usbDirectory(forTTY: name, root: root) {
@@ -36,7 +49,7 @@ enum SerialDiscovery {
             if let p = read("\(usb)/product") { details.append(p) }
             if let s = read("\(usb)/serial") { details.append("serial \(s)") }
         }
-        return DiscoveredRadio(url: url, label: label, details: details.joined(separator: ", "))
+        return Port(device: device, url: url, label: label, details: details.joined(separator: ", "))
     }
 
     /// Walks up from the tty's sysfs device to the USB device that has idVendor.
