@@ -13,7 +13,8 @@ public actor RegionStore: RegionSink {
     /// postgres-nio's own logging is not ours to print; failures reach the caller as errors.
     private let logger = Logger(label: "meshport.region", factory: { _ in SwiftLogNoOpLogHandler() })
     private var connection: PostgresConnection?
-    private var connections = 0
+    /// Connections made so far; each one's id in postgres-nio.
+    private var connectionsMade = 0
     /// Days whose observation partition is known to exist.
     private var partitionDays: Set<Int> = []
     private var isClosed = false
@@ -38,7 +39,7 @@ public actor RegionStore: RegionSink {
     /// Applies the migrations this database has not had yet, each in its own transaction.
     public func migrate() async throws(RegionStoreError) { try await migrate(upTo: nil) }
 
-    /// `migrate()` stopping after migration `last` (the schema fixture test's way to each step).
+    /// `migrate()` stopping after migration `last`: the schema as that step left it.
     func migrate(upTo last: String?) async throws(RegionStoreError) {
         let connection = try await liveConnection()
         // One migrator at a time across workers; the lock goes with the session if it breaks.
@@ -162,11 +163,11 @@ public actor RegionStore: RegionSink {
         if let connection, !connection.isClosed { return connection }
         if connection != nil { log("The connection to PostgreSQL at \(url.server) was lost; connecting again.") }
         connection = nil
-        connections += 1
+        connectionsMade += 1
         let configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
                                                              database: url.database, tls: .disable)
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: connections, logger: logger)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: connectionsMade, logger: logger)
             // Partition days are UTC days.
             try await connection.query("SET TIME ZONE 'UTC'", logger: logger)
             self.connection = connection
