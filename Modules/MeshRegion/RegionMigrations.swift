@@ -9,7 +9,7 @@ struct RegionMigration: Sendable {
 }
 
 enum RegionMigrations {
-    static let all: [RegionMigration] = [v1Region]
+    static let all: [RegionMigration] = [v1Region, v2Links]
 
     static var names: [String] { all.map(\.name) }
 
@@ -169,6 +169,72 @@ enum RegionMigrations {
         CREATE VIEW rejected_reasons AS
             SELECT reason, count(*) AS messages, max(received_at) AS last_received
             FROM rejected_messages GROUP BY reason
+        """,
+    ])
+
+    // Who hears whom: an observer hearing a node's advert with an empty path heard the node
+    // itself. Kept per pair, with the hearings per hour, by a trigger on the rows an insert
+    // really added (ON CONFLICT skips never reach it), so the writer stays one statement per
+    // table and a redelivered batch changes nothing here either.
+    static let v2Links = RegionMigration(name: "v2-links-and-hours", statements: [
+        """
+        CREATE TABLE observer_links (
+            observer_key bytea NOT NULL CHECK (length(observer_key) = 32),
+            node_key bytea NOT NULL CHECK (length(node_key) = 32),
+            hearings bigint NOT NULL,
+            best_snr real,
+            last_snr real,
+            first_heard timestamptz NOT NULL,
+            last_heard timestamptz NOT NULL,
+            PRIMARY KEY (observer_key, node_key)
+        )
+        """,
+        "CREATE INDEX observer_links_node_best ON observer_links (node_key, best_snr DESC NULLS LAST)",
+        """
+        CREATE TABLE region_hours (
+            hour timestamptz PRIMARY KEY,
+            observations bigint NOT NULL,
+            packets bigint NOT NULL
+        )
+        """,
+        """
+        CREATE FUNCTION region_observations_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO observer_links AS l (observer_key, node_key, hearings, best_snr, last_snr, first_heard, last_heard)
+            SELECT observer_key, source_key, count(*), max(snr), (array_agg(snr ORDER BY heard_at DESC))[1], min(heard_at), max(heard_at)
+            FROM added
+            WHERE source_key IS NOT NULL AND direction = 'rx' AND coalesce(length(path), 0) = 0
+            GROUP BY observer_key, source_key ORDER BY observer_key, source_key
+            ON CONFLICT (observer_key, node_key) DO UPDATE SET
+                hearings = l.hearings + EXCLUDED.hearings,
+                best_snr = greatest(l.best_snr, EXCLUDED.best_snr),
+                last_snr = CASE WHEN EXCLUDED.last_heard >= l.last_heard THEN EXCLUDED.last_snr ELSE l.last_snr END,
+                first_heard = least(l.first_heard, EXCLUDED.first_heard),
+                last_heard = greatest(l.last_heard, EXCLUDED.last_heard);
+            INSERT INTO region_hours AS h (hour, observations, packets)
+            SELECT date_trunc('hour', heard_at, 'UTC'), count(*), 0 FROM added GROUP BY 1 ORDER BY 1
+            ON CONFLICT (hour) DO UPDATE SET observations = h.observations + EXCLUDED.observations;
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER observations_added AFTER INSERT ON observations
+            REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION region_observations_added()
+        """,
+        """
+        CREATE FUNCTION region_logical_packets_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO region_hours AS h (hour, observations, packets)
+            SELECT date_trunc('hour', first_seen, 'UTC'), 0, count(*) FROM added GROUP BY 1 ORDER BY 1
+            ON CONFLICT (hour) DO UPDATE SET packets = h.packets + EXCLUDED.packets;
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER logical_packets_added AFTER INSERT ON logical_packets
+            REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION region_logical_packets_added()
         """,
     ])
 }

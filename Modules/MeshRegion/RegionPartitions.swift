@@ -34,7 +34,7 @@ enum RegionPartitions {
     static let trimmed: [(table: String, time: String)] = [
         ("observers", "last_seen"), ("packets", "last_seen"), ("logical_packets", "last_seen"), ("nodes", "last_seen"),
         ("node_adverts", "heard_at"), ("channel_messages", "heard_at"), ("trace_events", "heard_at"),
-        ("rejected_messages", "received_at"),
+        ("rejected_messages", "received_at"), ("observer_links", "last_heard"), ("region_hours", "hour"),
     ]
 
     /// Deletes the rows of the unpartitioned tables last seen before `cutoff`; returns how many per table.

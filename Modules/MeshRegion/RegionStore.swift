@@ -147,7 +147,7 @@ public actor RegionStore: RegionSink {
 
     /// Closes `connection` without waiting, keeping it until it is closed (postgres-nio
     /// asserts that a connection is closed before it is released).
-    private static func closeLater(_ connection: PostgresConnection) {
+    static func closeLater(_ connection: PostgresConnection) {
         connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 

@@ -1,0 +1,66 @@
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The read side's connections: one per read in progress, idle ones kept for the next (at most
+/// `keepIdle`). A connection that failed is closed, never reused.
+actor RegionConnections {
+    /// postgres-nio's own logging is not ours to print; failures reach the caller as errors.
+    static let logger = Logger(label: "meshport.region.read", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    private let url: RegionDatabaseURL
+    private let keepIdle: Int
+    private var idle: [PostgresConnection] = []
+    private var made = 0
+
+    init(url: RegionDatabaseURL, keepIdle: Int) {
+        self.url = url
+        self.keepIdle = max(0, keepIdle)
+    }
+
+    deinit {
+        for connection in idle { RegionStore.closeLater(connection) }
+    }
+
+    func take() async throws(RegionHistoryError) -> PostgresConnection {
+        while let connection = idle.popLast() {
+            if !connection.isClosed { return connection }
+        }
+        made += 1
+        let configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
+                                                             database: url.database, tls: .disable)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: made, logger: Self.logger)
+            do {
+                try await connection.query("SET TIME ZONE 'UTC'", logger: Self.logger)
+            } catch {
+                await close(connection)
+                throw error
+            }
+            return connection
+        } catch {
+            throw .unavailable(server: url.server, reason: RegionFailure.reason(error))
+        }
+    }
+
+    func give(_ connection: PostgresConnection) async {
+        if idle.count < keepIdle, !connection.isClosed {
+            idle.append(connection)
+        } else {
+            await close(connection)
+        }
+    }
+
+    func discard(_ connection: PostgresConnection) async { await close(connection) }
+
+    func closeIdle() async {
+        let closing = idle
+        idle = []
+        for connection in closing { await close(connection) }
+    }
+
+    /// A close that fails leaves nothing to do: the connection is dropped either way.
+    private func close(_ connection: PostgresConnection) async {
+        do { try await connection.close() } catch { return }
+    }
+}
