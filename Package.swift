@@ -178,7 +178,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportServer",
         dependencies: [
-            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport", "MeshUplink", "MeshMQTT",
+            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport", "MeshUplink", "MeshRegion", "MeshMQTT",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -190,7 +190,7 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshportServerTests",
         dependencies: [
-            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshServices", "MeshStore", "MeshTransport",
+            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshServices", "MeshStore", "MeshTransport", "MeshRegion",
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ],
         path: "Tests/MeshportServerTests", swiftSettings: strict),

@@ -45,6 +45,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve the web UI from this folder instead of the one built in.", valueName: "path"))
     var webRoot: String?
 
+    @Option(help: ArgumentHelp("Read the region history in this PostgreSQL database (written by meshport ingest) for /api/region and the Region view: postgres://USER@HOST[:PORT]/DATABASE.", valueName: "url"))
+    var history: String?
+
     @Option(help: ArgumentHelp("Map tiles for the web UI's maps, a URL with {z}, {x} and {y} (default: OpenStreetMap's); off: draw the maps offline only.", valueName: "url"))
     var mapTiles: String?
 
@@ -162,6 +165,7 @@ struct Serve: AsyncParsableCommand {
             maxBodyBytes: maxBody ?? file.maxBody ?? 64 * 1024, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil,
             logLevel: logLevel ?? file.logLevel ?? "notice")
         config.uplinks = uplinks
+        config.history = history ?? file.history
         try mapSettings(into: &config, mapTiles: mapTiles ?? file.mapTiles, leaflet: leaflet ?? file.leaflet)
         config.uplinkFolder = URL(fileURLWithPath: folder).appendingPathComponent("uplink").path
         return config

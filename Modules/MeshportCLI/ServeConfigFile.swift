@@ -24,10 +24,11 @@ struct ServeConfigFile: Equatable {
     var statsInterval: Double?
     var logLevel: String?
     var mqtt: [String]?
+    var history: String?
 
     /// Every key the file may hold.
     static let keys = ["radio", "db", "http", "companion", "token-file", "web-root", "map-tiles", "leaflet", "allow-origin",
-                       "timeout", "event-buffer", "max-body", "stats-interval", "log-level", "mqtt"]
+                       "timeout", "event-buffer", "max-body", "stats-interval", "log-level", "mqtt", "history"]
 
     static func load(_ path: String) throws(ServeConfigError) -> ServeConfigFile {
         let text: String
@@ -68,6 +69,7 @@ struct ServeConfigFile: Equatable {
         file.statsInterval = try reader.number("stats-interval", ServeRules.statsInterval)
         file.logLevel = try reader.string("log-level", ServeRules.logLevel)
         file.mqtt = try reader.strings("mqtt", ServeRules.brokerURL)
+        file.history = try reader.string("history")
         return file
     }
 

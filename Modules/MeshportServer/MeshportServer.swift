@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import MeshRegion
 import MeshServices
 import MeshStore
 import NIOCore
@@ -50,7 +51,14 @@ public enum MeshportServer {
                                statsInterval: config.statsInterval, events: publisher, uplinks: uplinks)
         }
         let policy = SecurityPolicy(token: token, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, metrics: metrics)
-        let served = Served(radios: radios, store: store, publisher: publisher, metrics: metrics, policy: policy)
+        let region: RegionHistory?
+        do {
+            region = try config.history.map { url throws(RegionHistoryError) in try RegionHistory(url: url) }
+        } catch {
+            throw ServeError.history(error.description)
+        }
+        if let url = config.history { try await prepareHistory(url, logger: logger) }
+        let served = Served(radios: radios, store: store, publisher: publisher, metrics: metrics, policy: policy, region: region)
 
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: SecurityMiddleware(policy: policy) { text in radios.reduce(text) { $1.redact($0) } })
@@ -85,6 +93,27 @@ public enum MeshportServer {
             services: [.init(service: radiosService)] + companions.map { .init(service: $0) } + [.init(service: app)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        await region?.close()
+    }
+}
+
+/// Brings the region database's schema up to this build's (what `meshport ingest` also does),
+/// so the server may start before any worker. A database that is away is not fatal: the region
+/// routes answer 503 until it is back.
+private func prepareHistory(_ url: String, logger: Logger) async throws(ServeError) {
+    do throws(RegionStoreError) {
+        let store = try await RegionStore.connect(url: url, log: { logger.notice("\($0)") })
+        do throws(RegionStoreError) {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    } catch let error where error.retryLater {
+        logger.warning("region history: \(error.description) The region routes answer 503 until it answers.")
+    } catch {
+        throw .history(error.description)
     }
 }
 

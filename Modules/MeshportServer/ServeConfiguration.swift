@@ -72,6 +72,8 @@ public struct ServeConfiguration: Sendable {
     public var uplinks: [UplinkTarget] = []
     /// Where each uplink keeps its QoS 1 backlog while the broker is away; nil: in memory.
     public var uplinkFolder: String?
+    /// `--history postgres://...`: the region history the /api/region routes read; nil: none.
+    public var history: String?
     /// The maps' tiles; nil: the maps draw offline only.
     public var mapTiles: MapTiles? = .openStreetMap
     /// Leaflet's files, served under /vendor/leaflet/; nil: the maps draw offline only.
@@ -106,6 +108,7 @@ public enum ServeError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyCompanions(Int, radios: Int)
     case webRoot(String, reason: String)
     case mapTiles(String, reason: String)
+    case history(String)
 
     public var description: String {
         switch self {
@@ -117,6 +120,7 @@ public enum ServeError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .tooManyCompanions(n, radios): "\(n) --companion addresses for \(radios) radio(s): give at most one per radio, in the order of --radio"
         case let .webRoot(path, reason): "web root \(path): \(reason)"
         case let .mapTiles(template, reason): "map tiles \(template): \(reason)"
+        case let .history(reason): "--history: \(reason)"
         }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 /// called at least once.
 @Suite(.timeLimit(.minutes(3))) struct APIContractTests {
     @Test func answersMatchTheOpenAPIDocument() async throws {
-        let world = try await ServerWorld()
+        // A region history, so the /api/region routes answer with rows (Support/RegionSample.swift).
+        let (postgres, history) = try await RegionSample.database()
+        let world = try await ServerWorld(serveArguments: ["--history", history])
         let schema = try SchemaValidator.openAPI()
         // Every event the run causes is checked against the document's Event too.
         let events = try await RawWebSocket.connect(port: world.port)
@@ -92,6 +94,35 @@ import Testing
         _ = try await check("GET", "\(r)/packets", "/api/radios/0/packets?type=dragon")
         _ = try await check("POST", "/api/session", "/api/session", ["token": "anything"])
         _ = try await check("GET", "/api/events", "/api/events")
+
+        let server = try await check("GET", "/api/server", "/api/server").object
+        #expect(server["regionHistory"] as? Bool == true)
+        let region = "/api/region"
+        #expect(try await check("GET", "\(region)/summary", "\(region)/summary").object["observations"] as? Int == 5)
+        let nodes = try await check("GET", "\(region)/nodes", "\(region)/nodes").object["nodes"] as? [[String: Any]]
+        #expect(nodes?.first?["name"] as? String == "Hilltop" && (nodes?.first?["best"] as? [String: Any])?["snr"] as? Double == 7.5)
+        _ = try await check("GET", "\(region)/nodes", "\(region)/nodes?before=nonsense")
+        let node = String(repeating: "07", count: 32)
+        let observations = try await check("GET", "\(region)/nodes/{key}/observations", "\(region)/nodes/\(node)/observations?limit=2").object
+        #expect((observations["observations"] as? [Any])?.count == 2 && observations["older"] is String)
+        if let older = observations["older"] as? String {
+            let rest = try await check("GET", "\(region)/nodes/{key}/observations", "\(region)/nodes/\(node)/observations?limit=2&before=\(older)")
+            #expect((rest.object["observations"] as? [Any])?.count == 1 && rest.object["older"] == nil)
+        }
+        _ = try await check("GET", "\(region)/nodes/{key}/observations", "\(region)/nodes/xyz/observations")
+        let packets = try await check("GET", "\(region)/packets", "\(region)/packets?type=grouptext").object["packets"] as? [[String: Any]]
+        #expect(packets?.map { $0["payloadType"] as? String } == ["grouptext"])
+        _ = try await check("GET", "\(region)/packets", "\(region)/packets?type=dragon")
+        let messages = try await check("GET", "\(region)/channels/messages", "\(region)/channels/messages?channel=Public").object["messages"] as? [[String: Any]]
+        #expect(messages?.first?["text"] as? String == "hello region")
+        #expect((try await check("GET", "\(region)/observers", "\(region)/observers").object["observers"] as? [Any])?.count == 3)
+        #expect((try await check("GET", "\(region)/links", "\(region)/links").object["links"] as? [Any])?.count == 3)
+        _ = try await check("GET", "\(region)/links", "\(region)/links?hours=0")
+        _ = try await check("GET", "\(region)/hours", "\(region)/hours")
+        // The database away: 503 with its reason, the server still up.
+        try await postgres.stop()
+        let away = try await check("GET", "\(region)/summary", "\(region)/summary")
+        #expect(away.status == 503 && away.errorCode == "region_unavailable", "\(away)")
         let backup = try await check("GET", "/api/backup", "/api/backup")
         #expect(backup.status == 200 && backup.body.starts(with: Array("SQLite format 3\0".utf8)), "\(backup.status) \(backup.body.prefix(16))")
         let metrics = try await check("GET", "/metrics", "/metrics")

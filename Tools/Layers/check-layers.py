@@ -67,7 +67,7 @@ RULES = {
     "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM),
     # Front ends.
     "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL",
-                                     "MeshUplink", "MeshMQTT"},
+                                     "MeshUplink", "MeshMQTT", "MeshRegion"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
                                  "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes"}),
     "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser", "TOMLKit"}),

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import MeshCodec
+import MeshRegion
 import MeshStore
 
 /// The request context of every route: Hummingbird's basics plus the WebSocket hand-off.
@@ -27,10 +28,14 @@ struct Served: Sendable {
     let publisher: EventPublisher
     let metrics: ServerMetrics
     let policy: SecurityPolicy
+    /// `serve --history`: the region's PostgreSQL history; nil without it.
+    let region: RegionHistory?
     let encoder: JSONEncoder
 
-    init(radios: [ServedRadio], store: MeshStore, publisher: EventPublisher, metrics: ServerMetrics, policy: SecurityPolicy) {
+    init(radios: [ServedRadio], store: MeshStore, publisher: EventPublisher, metrics: ServerMetrics, policy: SecurityPolicy,
+         region: RegionHistory? = nil) {
         self.radios = radios
+        self.region = region
         self.store = store
         self.publisher = publisher
         self.metrics = metrics

@@ -18,6 +18,8 @@ extension Served {
         router.get("/api/backup") { _, _ in try await self.backup() }
         router.get("/api/radios") { _, _ in try await self.json(self.radioList()) }
         router.get("/api/map") { _, _ in try self.json(web.map) }
+        router.get("/api/server") { _, _ in try self.json(ServerJSON(version: MeshportVersion.text, regionHistory: self.region != nil)) }
+        addRegionRoutes(router.group("/api/region"))
         let radio = router.group("/api/radios/:radio")
         addRadioRoutes(radio)
         addMessageRoutes(radio)
