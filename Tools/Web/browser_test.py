@@ -20,6 +20,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from servers import Servers
 from tiles import TileServer
+from postgres import Postgres, seed_region
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -291,6 +292,28 @@ def map_tiles(s, servers):
         TILES.up = False
 
 
+@check("the region view: observers and nodes on the map, lines by SNR, packets, channel messages, observers")
+def region(s, servers):
+    s.find("#region-tab:not([hidden])")
+    s.go("region")
+    s.wait("the region's markers", lambda: len(s.all("svg.map .marker")) >= 7)
+    expect(len(s.all("svg.map .marker.observer")) == 3, f"{len(s.all('svg.map .marker.observer'))} observers drawn, not 3")
+    lines = s.all("svg.map line.link")
+    expect(len(lines) == 7, f"{len(lines)} observer-to-node lines, not 7")
+    classes = {c for line in lines for c in line.get_attribute("class").split()}
+    expect({"snr-good", "snr-poor", "snr-bad"} <= classes, f"the lines are not coloured by SNR: {classes}")
+    s.wait("the packet table", lambda: len(s.all("tr.region-packet")) == 4)
+    s.click(".region-tabs button", "Channel messages")
+    s.find("tr.region-message", "hello from the region")
+    s.click(".region-tabs button", "Observers")
+    s.wait("the observers", lambda: len(s.all("tr.region-observer")) == 3)
+    s.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", s.find("svg.map .marker[data-key='" + "b1" * 32 + "']"))
+    info = s.find(".map-info")
+    expect("Heard best by Roof North: 9.5 dB" in info.text, f"the node's card: {info.text!r}")
+    s.click(".map-info button", "Observations")
+    s.wait("Hilltop's observations", lambda: len(s.all("tr.region-observation")) == 3)
+
+
 def log_in(s, node, password):
     """Opens the node from the Nodes tab and logs in with the password."""
     s.go("nodes")
@@ -424,6 +447,7 @@ def main():
     passed = failed = 0
     servers = None
     driver = None
+    postgres = None
     try:
         scenario = os.path.join(ARTIFACTS, "scenario.json")
         with open(scenario, "w") as f:
@@ -433,7 +457,10 @@ def main():
                     ' "generate": [{"count": 230, "type": "chat", "namePrefix": "Gen", "maxHops": 2}],'
                     ' "backlog": {"dms": 0, "channel": 120, "text": "backlog"}}')
         TILES.start()
-        servers = Servers(meshport, extra=["--map-tiles", TILES.template], sim_extra=["--scenario", scenario]).start()
+        postgres = Postgres().start()
+        history = postgres.create("region")
+        servers = Servers(meshport, extra=["--map-tiles", TILES.template, "--history", history], sim_extra=["--scenario", scenario]).start()
+        seed_region(postgres, "region")
         servers.wait_ready()
         driver = browser()
         session = Session(driver, servers.url)
@@ -468,6 +495,8 @@ def main():
         if servers:
             servers.stop()
         TILES.stop()
+        if postgres:
+            postgres.stop()
     print(f"screenshots: {ARTIFACTS}")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

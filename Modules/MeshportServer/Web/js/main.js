@@ -8,6 +8,7 @@ import * as contacts from './views/contacts.js';
 import * as map from './views/map.js';
 import * as nodes from './views/nodes.js';
 import * as packets from './views/packets.js';
+import * as region from './views/region.js';
 import * as search from './views/search.js';
 import * as settings from './views/settings.js';
 
@@ -22,6 +23,7 @@ const ROUTES = {
   nodes: { view: nodes, tab: 'nodes' },
   node: { view: nodes, tab: 'nodes' },
   packets: { view: packets, tab: 'packets' },
+  region: { view: region, tab: 'region' },
   search: { view: search, tab: 'search' },
   settings: { view: settings, tab: 'settings' },
 };
@@ -76,6 +78,12 @@ async function loadRadios() {
   if (!app.radios.has(app.radio) && list.length) app.radio = list[0].id;
   renderRadioPicker();
   renderConnection();
+}
+
+// The Region tab shows only on a server that reads a region history (serve --history).
+async function probeRegion() {
+  const server = await get('/api/server');
+  $('region-tab').hidden = !server.regionHistory;
 }
 
 function renderRadioPicker() {
@@ -272,6 +280,7 @@ async function start() {
   app.events.onState(renderConnection);
   try {
     await loadRadios();
+    await probeRegion();
   } catch (error) {
     if (error.status === 401) return;
     report(error);
