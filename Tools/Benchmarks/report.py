@@ -312,7 +312,31 @@ def uplink(ours, _peer):
     return out
 
 
-GROUPS = {"serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble, "uplink": uplink}
+def region(ours, _peer):
+    """`meshport ingest` with one and two workers against a naive psycopg peer
+    (Tools/Benchmarks/Region/region_bench.py), each draining the same queued messages into its own
+    database of one PostgreSQL in the same run. Rates: ratio = Meshport / peer; CPU: peer / Meshport
+    (the database server's own CPU is in neither)."""
+    peer = ours["peer"]
+    load = f"{ours['observations']:,} observations queued at the broker"
+    who = f"paho-mqtt + psycopg {peer.get('psycopg', '?')}, one INSERT per row, autocommit"
+    out = {}
+    for workers in (1, 2):
+        mine = ours[f"meshport_{workers}"]
+        ratio = mine["observations_per_s"] / peer["observations_per_s"]
+        out[f"region.observations_per_s.{workers}_worker"] = {
+            "value": round(mine["observations_per_s"], 1), "unit": f"observations/s into PostgreSQL, {workers} worker(s) ({load}; higher is better)",
+            "peer": who, "peer_value": round(peer["observations_per_s"], 1), "ratio": round(ratio, 2),
+            "goal": ">= 20,000/s with one worker and >= 20x the peer" if workers == 1 else ">= 20x the peer",
+            "goal_met": ratio >= 20 and (workers == 2 or mine["observations_per_s"] >= 20_000)}
+        cpu = peer["cpu_us_per_observation"] / mine["cpu_us_per_observation"]
+        out[f"region.cpu_per_observation.{workers}_worker"] = {
+            "value": round(mine["cpu_us_per_observation"], 1), "unit": "us of worker CPU per observation (lower is better)",
+            "peer": who, "peer_value": round(peer["cpu_us_per_observation"], 1), "ratio": round(cpu, 2)}
+    return out
+
+
+GROUPS = {"region": region, "serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble, "uplink": uplink}
 
 
 def main():

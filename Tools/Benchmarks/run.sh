@@ -8,7 +8,8 @@
 # host against Bumble's), usb (usb:// against the kernel's tty driver in a QEMU guest),
 # serve (meshport serve on meshport sim: idle RSS, cold start, WebSocket fan-out, a timeline page
 # under load), uplink (meshport uplink against meshcore_py + paho-mqtt, each on a busy `meshport sim`
-# through one Mosquitto: heard packets/s and CPU per packet; idle RSS of `serve --mqtt`).
+# through one Mosquitto: heard packets/s and CPU per packet; idle RSS of `serve --mqtt`), region
+# (meshport ingest with 1 and 2 workers against paho-mqtt + psycopg into PostgreSQL: observations/s).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
@@ -92,3 +93,10 @@ done
 echo "uplink: meshport uplink vs meshcore_py + paho-mqtt through Mosquitto (release build, about 1 minute)..."
 .venv/bin/python Tools/Benchmarks/Uplink/uplink_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/uplink.json"
 .venv/bin/python Tools/Benchmarks/report.py uplink "$work/uplink.json" "$work/uplink.json" bench-results.json
+
+# Region: `meshport ingest` with one and two workers against a naive psycopg peer, each draining the
+# same queued community messages into its own database of one PostgreSQL (Tools/Benchmarks/Region).
+Tools/release.sh --product meshport >"$work/build-region.log" 2>&1 || { cat "$work/build-region.log"; exit 1; }
+echo "region: meshport ingest (1 and 2 workers) vs paho-mqtt + psycopg into PostgreSQL (release build, about 2 minutes)..."
+.venv/bin/python Tools/Benchmarks/Region/region_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/region.json"
+.venv/bin/python Tools/Benchmarks/report.py region "$work/region.json" "$work/region.json" bench-results.json
