@@ -18,6 +18,8 @@ public struct IngestOptions: Sendable {
     public var sessionExpirySeconds: UInt32
 
     public static let defaultGroup = "meshport-ingest"
+    /// `--retention-days`: the history kept; nil keeps everything.
+    public var retentionDays: Int?
 
     /// `state` is the worker's folder (default: `$XDG_STATE_HOME/meshport/ingest`, else
     /// `~/.local/state/meshport/ingest`); the spool lives in it. `clientID` defaults to one made
@@ -25,7 +27,7 @@ public struct IngestOptions: Sendable {
     /// between two workers on one machine (which need two folders anyway).
     public init(mqtt: [String], postgres: String?, group: String = defaultGroup, state: String? = nil, clientID: String? = nil,
                 channels: [String] = [], batchSize: Int = 500, batchMilliseconds: Int = 200, spoolLimit: Int = 10_000,
-                sessionExpirySeconds: Int = 7 * 86_400, hostName: String = ProcessInfo.processInfo.hostName,
+                sessionExpirySeconds: Int = 7 * 86_400, retentionDays: Int? = nil, hostName: String = ProcessInfo.processInfo.hostName,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(IngestOptionsError) {
         guard !mqtt.isEmpty else { throw .missing(option: "mqtt") }
         brokers = []
@@ -71,6 +73,12 @@ public struct IngestOptions: Sendable {
             throw .badValue(option: "session-expiry", value: String(sessionExpirySeconds), reason: "give at least 60 seconds")
         }
         self.sessionExpirySeconds = UInt32(sessionExpirySeconds)
+        if let retentionDays {
+            guard (1...36_600).contains(retentionDays) else {
+                throw .badValue(option: "retention-days", value: String(retentionDays), reason: "give 1 to 36600 days")
+            }
+        }
+        self.retentionDays = retentionDays
     }
 
     public var settings: IngestSettings {

@@ -35,6 +35,8 @@ struct IngestCommand: AsyncParsableCommand {
     var batchMilliseconds = 200
     @Option(name: .customLong("spool-limit"), help: "Messages waiting in the spool before the broker is held back.")
     var spoolLimit = 10_000
+    @Option(name: .customLong("retention-days"), help: ArgumentHelp("Keep this many days of history: older observation days are dropped and older rows deleted, at start and every hour (Docs/region.md). Default: keep everything.", valueName: "days"))
+    var retentionDays: Int?
     @Option(name: .customLong("session-expiry"), help: "Seconds the broker keeps a stopped worker's session and queue.")
     var sessionExpiry = 7 * 86_400
 
@@ -64,9 +66,11 @@ struct IngestCommand: AsyncParsableCommand {
                 Output.note("ingest: \(await worker.counts.summary)")
             }
         }
+        let retention = options.retentionDays.map { days in Task { await Self.keep(days: days, in: store) } }
         let signal = await Termination.wait()
         Output.note("ingest: stopped by \(signal)")
         report.cancel()
+        retention?.cancel()
         await worker.stop()
         await store.close()
     }
@@ -74,7 +78,20 @@ struct IngestCommand: AsyncParsableCommand {
     private func options() throws(IngestOptionsError) -> IngestOptions {
         try IngestOptions(mqtt: mqtt, postgres: postgres, group: group, state: state, clientID: clientID, channels: channels,
                           batchSize: batchSize, batchMilliseconds: batchMilliseconds, spoolLimit: spoolLimit,
-                          sessionExpirySeconds: sessionExpiry)
+                          sessionExpirySeconds: sessionExpiry, retentionDays: retentionDays)
+    }
+
+    /// Applies the retention setting now and every hour; a failure is logged and tried again
+    /// at the next hour (several workers doing it at once is harmless).
+    private static func keep(days: Int, in store: RegionStore) async {
+        while !Task.isCancelled {
+            do {
+                try await store.applyRetention(keepingDays: days)
+            } catch {
+                Output.note("ingest: \(error)")
+            }
+            do { try await Task.sleep(for: .seconds(3600)) } catch { return }
+        }
     }
 
     /// The region store, connected and migrated. A database that is not up yet (the worker

@@ -65,6 +65,9 @@ import Testing
             .hasPrefix("--spool-limit 10 is not usable"))
         #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", sessionExpirySeconds: 5, environment: env) }
             .hasPrefix("--session-expiry 5 is not usable"))
+        #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", retentionDays: 0, environment: env) }
+            .hasPrefix("--retention-days 0 is not usable"))
+        #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", retentionDays: 30, environment: env) } == "accepted")
         #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", channels: ["Team"], environment: env) }
             .hasPrefix("--channel Team is not usable"))
     }
