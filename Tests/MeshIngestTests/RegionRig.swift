@@ -17,8 +17,8 @@ final class RegionRig: @unchecked Sendable {
     let postgres: PostgresProcess
     let database: String
     let databaseURL: String
-    private let sim: MeshportProcess
-    private let simStarted: Date
+    private var sim: MeshportProcess?
+    private var simStarted = Date.distantFuture
     private var uplinks: [MeshportProcess] = []
     private(set) var workers: [MeshportProcess?] = []
 
@@ -43,8 +43,9 @@ final class RegionRig: @unchecked Sendable {
         // Their sessions (and subscriptions) survive a broker restart from now on.
         try await broker.waitUntilSaved(after: started)
         simStarted = Date()
-        sim = try MeshportProcess(["sim", "--radios", String(Self.radios), "--seed", "27", "--listen", "tcp://127.0.0.1:0",
+        let sim = try MeshportProcess(["sim", "--radios", String(Self.radios), "--seed", "27", "--listen", "tcp://127.0.0.1:0",
                                    "--scenario", dir.path("scenario.json"), "--heard-log", dir.path("heard.jsonl")])
+        self.sim = sim
         let lines = try await sim.outLines(Self.radios, within: 60)
         for line in lines {
             // "meshport sim: listening on tcp://127.0.0.1:PORT (radio N of 3, NAME, key HEX)"
@@ -79,7 +80,27 @@ final class RegionRig: @unchecked Sendable {
     /// SIGTERM to the simulator: the radios stop hearing first, so every `pushed` line of the
     /// heard log reached its uplink.
     func stopSim() async throws {
-        guard await terminate(sim.process, within: 30) else { throw ProcessFailure("meshport sim did not stop on SIGTERM") }
+        guard let sim, await terminate(sim.process, within: 30) else { throw ProcessFailure("meshport sim did not stop on SIGTERM") }
+    }
+
+    /// The pushed hearings without an observation (when each was heard, ms since the
+    /// simulator started, per radio), and the observations no pushed hearing accounts for.
+    func compare(_ heard: HeardLog) async throws -> (unstored: [String: [Int]], unheard: Int) {
+        let rows = try await query("""
+            SELECT encode(o.observer_key, 'hex'), encode(p.raw, 'hex') FROM observations o JOIN packets p ON p.hash = o.packet_hash
+            """)
+        var stored: [String: Int] = [:]
+        for row in rows { stored[row[0] + row[1].lowercased(), default: 0] += 1 }
+        var unstored: [String: [Int]] = [:]
+        for line in heard.pushed {
+            let key = line.radio.lowercased() + line.raw.lowercased()
+            if let left = stored[key], left > 0 {
+                stored[key] = left - 1
+            } else {
+                unstored[String(line.radio.prefix(8)), default: []].append(line.elapsedMs)
+            }
+        }
+        return (unstored, stored.values.reduce(0, +))
     }
 
     /// Rows of `sql` in the region database.
@@ -89,7 +110,7 @@ final class RegionRig: @unchecked Sendable {
 
     /// What the processes said on stderr, for a failure's message.
     var said: String {
-        let named = [("sim", sim)] + uplinks.enumerated().map { ("uplink \($0.offset)", $0.element) }
+        let named = (sim.map { [("sim", $0)] } ?? []) + uplinks.enumerated().map { ("uplink \($0.offset)", $0.element) }
             + workers.enumerated().compactMap { item in item.element.map { ("worker \(item.offset)", $0) } }
         return named.map { "\($0.0): \($0.1.err.current.suffix(1500))" }.joined(separator: "\n")
     }
@@ -150,6 +171,7 @@ struct HeardLog {
         var radio: String
         var raw: String
         var pushed: Bool
+        var elapsedMs: Int
     }
 
     let pushed: [Line]
