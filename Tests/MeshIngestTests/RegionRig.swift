@@ -127,44 +127,6 @@ final class RegionRig: @unchecked Sendable {
     }
 }
 
-/// `meshport` in its own process, with its own HOME and XDG folders.
-final class MeshportProcess: @unchecked Sendable {
-    let process = Process()
-    private let home = TempDir()
-    let out: PipeReader
-    let err: PipeReader
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = try meshportBinary()
-        process.arguments = arguments
-        process.environment = meshportEnvironment(in: home)
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        out = PipeReader(outPipe.fileHandleForReading)
-        err = PipeReader(errPipe.fileHandleForReading)
-        try process.run()
-    }
-
-    deinit { stopInBackground(process, name: "meshport \(process.arguments?.first ?? "")", keeping: home) }
-
-    func kill9() async {
-        kill(process.processIdentifier, SIGKILL)
-        await waitForExit(process)
-    }
-
-    /// The first `count` lines on stdout (at most `seconds`).
-    func outLines(_ count: Int, within seconds: Double) async throws -> [String] {
-        let lines = await offPool { [out] () -> [String] in
-            let deadline = Date().addingTimeInterval(seconds)
-            while out.current.split(separator: "\n").count < count, Date() < deadline { usleep(20_000) }
-            return out.current.split(separator: "\n").map(String.init)
-        }
-        guard lines.count >= count else { throw ProcessFailure("\(lines.count) of \(count) lines on stdout: \(lines); stderr: \(err.current)") }
-        return Array(lines.prefix(count))
-    }
-}
-
 /// What `--heard-log` says the radios pushed (lines with `pushed: true`).
 struct HeardLog {
     struct Line: Decodable {
