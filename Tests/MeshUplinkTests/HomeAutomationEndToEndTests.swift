@@ -6,8 +6,6 @@ import Testing
 /// `messages=on&commands=on`, `meshport sim` whose node Ann sends the radio a DM and answers
 /// ours, a real Mosquitto, `mosquitto_sub` reading and `mosquitto_pub` sending commands.
 @Suite(.timeLimit(.minutes(3))) struct HomeAutomationEndToEndTests {
-    typealias Gateway = UplinkEndToEndTests.Gateway
-
     /// Ann is a zero-hop contact with a known path; her DM comes once the gateway is up.
     static let scenario = """
         {"nodes": [{"id": "ann", "name": "Ann", "knownPath": true}],
@@ -24,7 +22,7 @@ import Testing
         let broker = try await MosquittoProcess()
         let reader = try await MosquittoSubscriber(broker, filters: ["meshport/#", "meshcore/+/+/status"])
         let sim = try await SimProcess(["--scenario", scenarioFile, "--listen", "tcp://127.0.0.1:0"])
-        let gateway = try Gateway(command + ["--radio", sim.address,
+        let gateway = try MeshportProcess(command + ["--radio", sim.address,
                                    "--mqtt", broker.url(query: "region=TST&messages=on&commands=on")])
 
         let online = await reader.waitUntil(within: 90) { UplinkEndToEndTests.messages($0).contains { $0.topic.hasSuffix("/status") } }

@@ -9,33 +9,6 @@ import Testing
 /// `meshport uplink` and `serve --mqtt` as a gateway operator runs them: `meshport sim` as the
 /// radio, a real Mosquitto started by the test, and `mosquitto_sub` as an independent reader.
 @Suite(.timeLimit(.minutes(3))) struct UplinkEndToEndTests {
-    /// A `meshport` gateway command in its own process with its own HOME and XDG folders.
-    final class Gateway: @unchecked Sendable {
-        let process = Process()
-        let home = TempDir()
-        let out: PipeReader
-        let err: PipeReader
-
-        init(_ arguments: [String]) throws {
-            process.executableURL = try meshportBinary()
-            process.arguments = arguments
-            process.environment = meshportEnvironment(in: home)
-            let outPipe = Pipe(), errPipe = Pipe()
-            process.standardOutput = outPipe
-            process.standardError = errPipe
-            out = PipeReader(outPipe.fileHandleForReading)
-            err = PipeReader(errPipe.fileHandleForReading)
-            try process.run()
-        }
-
-        func kill9() async {
-            kill(process.processIdentifier, SIGKILL)
-            await waitForExit(process)
-        }
-
-        deinit { stopInBackground(process, name: "meshport gateway", keeping: home) }
-    }
-
     /// A message `mosquitto_sub -v` printed: its topic and JSON object.
     struct Received {
         let topic: String
@@ -56,7 +29,7 @@ import Testing
         let broker = try await MosquittoProcess()
         let reader = try await MosquittoSubscriber(broker, filters: ["meshcore/#"])
         let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
-        let gateway = try Gateway(["uplink", "--radio", sim.address, "--mqtt", broker.url(password: "meshport-secret", query: "region=TST&qos=1&keepalive=5")])
+        let gateway = try MeshportProcess(["uplink", "--radio", sim.address, "--mqtt", broker.url(password: "meshport-secret", query: "region=TST&qos=1&keepalive=5")])
 
         let lines = await reader.waitUntil(within: 90) { lines in
             let got = Self.messages(lines)
@@ -94,7 +67,7 @@ import Testing
         let broker = try await MosquittoProcess()
         let reader = try await MosquittoSubscriber(broker, filters: ["meshcore/#"])
         let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
-        let serve = try Gateway(["serve", "--radio", sim.address, "--http", "127.0.0.1:0",
+        let serve = try MeshportProcess(["serve", "--radio", sim.address, "--http", "127.0.0.1:0",
                                  "--mqtt", broker.url(password: "meshport-secret", query: "region=SRV&qos=1")])
         let lines = await reader.waitUntil(within: 90) { Self.messages($0).contains { $0.topic.hasSuffix("/packets") } }
         let packet = try #require(Self.messages(lines).first { $0.topic.hasSuffix("/packets") },
@@ -128,7 +101,7 @@ import Testing
         let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
         let folder = TempDir()
         let database = folder.path("gateway.db")
-        let gateway = try Gateway(["uplink", "--radio", sim.address, "--db", database,
+        let gateway = try MeshportProcess(["uplink", "--radio", sim.address, "--db", database,
                                    "--mqtt", broker.url(password: "meshport-secret", query: "region=TST&qos=1&keepalive=5")])
         let before = await reader.waitUntil(within: 90) { Self.messages($0).count >= 2 }
         try #require(Self.messages(before).count >= 2, "no packets before the kill: \(gateway.err.current)")
@@ -165,7 +138,7 @@ import Testing
     @Test func aWrongPasswordIsASentenceAndTheRadioSideKeepsWorking() async throws {
         let broker = try await MosquittoProcess()
         let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
-        let gateway = try Gateway(["uplink", "--radio", sim.address, "--mqtt", broker.url(password: "wrong", query: "region=TST")])
+        let gateway = try MeshportProcess(["uplink", "--radio", sim.address, "--mqtt", broker.url(password: "wrong", query: "region=TST")])
         var said = false
         for _ in 0..<120 where !said {
             let text = gateway.err.current
@@ -182,7 +155,7 @@ import Testing
         // who connected. The token's signature itself is checked in MeshGatewayTests.
         let broker = try await OpenBroker()
         let sim = try await SimProcess(["--listen", "tcp://127.0.0.1:0"])
-        let gateway = try Gateway(["uplink", "--radio", sim.address, "--mqtt", "mqtt://127.0.0.1:\(broker.port)?region=TST&auth=token&audience=broker.example"])
+        let gateway = try MeshportProcess(["uplink", "--radio", sim.address, "--mqtt", "mqtt://127.0.0.1:\(broker.port)?region=TST&auth=token&audience=broker.example"])
         var user: String?
         for _ in 0..<180 where user == nil {
             if let range = broker.log.range(of: "u'v1_") {

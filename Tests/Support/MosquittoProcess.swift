@@ -35,11 +35,14 @@ public final class MosquittoProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var process: Process?
 
-    public init() async throws {
+    /// `queueLimit`: the most QoS 1 messages queued per client (`max_queued_messages`; Mosquitto
+    /// drops what is past it, 1000 by default), raised for brokers feeding ingest workers.
+    public init(queueLimit: Int? = nil) async throws {
         plainPort = try freeLoopbackPort()
         tlsPort = try freeLoopbackPort()
         webSocketPort = try freeLoopbackPort()
         try await offPool { [folder, plainPort, tlsPort, webSocketPort] in
+            let queue = queueLimit.map { "max_queued_messages \($0)\n" } ?? ""
             try Self.writeCertificates(in: folder)
             var first = true
             for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
@@ -61,6 +64,7 @@ public final class MosquittoProcess: @unchecked Sendable {
                 log_type warning
                 log_type notice
                 log_type information
+                log_type subscribe
                 listener \(plainPort) 127.0.0.1
                 listener \(tlsPort) 127.0.0.1
                 cafile \(folder.path("ca.pem"))
@@ -74,7 +78,7 @@ public final class MosquittoProcess: @unchecked Sendable {
             // the listener's address to libwebsockets); the tests only ever connect to 127.0.0.1.
             // As root, mosquitto would switch to its own user, which cannot read this folder.
             let user = getuid() == 0 ? "user root\n" : ""
-            try Data((user + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
+            try Data((user + queue + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
         }
         try await start()
     }
@@ -130,6 +134,20 @@ public final class MosquittoProcess: @unchecked Sendable {
     /// What mosquitto logged so far.
     public var log: String {
         do { return try String(contentsOfFile: folder.path("mosquitto.log"), encoding: .utf8) } catch { return "(no log: \(error))" }
+    }
+
+    /// Waits until the broker has logged a subscription of `clientID` to `filter` (at most `seconds`).
+    public func waitForSubscription(_ clientID: String, to filter: String, within seconds: Double = 30) async throws {
+        let line = "\(clientID) 1 \(filter)"
+        let seen = await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if self.log.contains(line) { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        guard seen else { throw ProcessFailure("mosquitto logged no subscription of \(clientID) to \(filter) within \(seconds) s") }
     }
 
     /// The URL of a listener with the credentials of `user` (one of `users`; nil: anonymous).

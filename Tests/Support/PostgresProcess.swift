@@ -126,6 +126,15 @@ public final class PostgresProcess: @unchecked Sendable {
         }
     }
 
+    /// The rows `sql` returns in `database` (psql, unaligned): each row's columns split at `|`.
+    public func query(_ sql: String, database: String) async throws -> [[String]] {
+        let output = try await offPool { [port] in
+            try runTool(Self.binaries + "/psql", ["-X", "-q", "-A", "-t", "-F", "|", "-h", "127.0.0.1", "-p", String(port), "-U", Self.user,
+                                                     "-d", database, "-v", "ON_ERROR_STOP=1", "-c", sql])
+        }
+        return output.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+    }
+
     /// What the server logged so far.
     public var log: String {
         do { return try String(contentsOfFile: logFile, encoding: .utf8) } catch { return "(no log: \(error))" }
