@@ -12,7 +12,9 @@ every observation is in its database: observations per second, and CPU seconds p
 (the side's processes: utime + stime from /proc). The publisher never bounds the figure.
 
 Usage: region_bench.py MESHPORT_BINARY
-Environment: REGION_LOGICAL (default 20000 logical packets, three observations each).
+Environment: REGION_LOGICAL (default 20000 logical packets, three observations each),
+REGION_PEER_OBSERVATIONS (default 6000: the peer drains the first ones only, at its steady rate;
+all of them would take it many minutes).
 """
 import json
 import os
@@ -32,6 +34,7 @@ from serve_bench import cpu_seconds  # noqa: E402
 import paho.mqtt.client as mqtt  # noqa: E402
 
 LOGICAL = int(os.environ.get("REGION_LOGICAL", "20000"))
+PEER_OBSERVATIONS = int(os.environ.get("REGION_PEER_OBSERVATIONS", "6000"))
 OBSERVERS = [bytes([0xC0 + i]) * 32 for i in range(3)]
 PEER = os.path.join(os.path.dirname(__file__), "..", "peer", "psycopg_region_peer.py")
 
@@ -150,7 +153,8 @@ def main():
         log(f"{len(items)} observations ({LOGICAL} logical packets, 3 observers each)")
         results = {"observations": len(items)}
         log("peer: paho-mqtt + psycopg, one INSERT per row...")
-        results["peer"] = peer_side(pg, port, work, items)
+        results["peer"] = peer_side(pg, port, work, items[:PEER_OBSERVATIONS])
+        results["peer_observations"] = min(len(items), PEER_OBSERVATIONS)
         for workers in (1, 2):
             log(f"meshport ingest, {workers} worker(s)...")
             results[f"meshport_{workers}"] = meshport_side(meshport, pg, port, work, items, workers)
