@@ -307,6 +307,8 @@ def region(s, servers):
     s.find("tr.region-message", "hello from the region")
     s.click(".region-tabs button", "Observers")
     s.wait("the observers", lambda: len(s.all("tr.region-observer")) == 3)
+    rows = [r.text for r in s.all("tr.region-observer")]
+    expect(any("Roof North" in r and "online" in r for r in rows) and not any("undefined" in r for r in rows), f"the observers: {rows}")
     s.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", s.find("svg.map .marker[data-key='" + "b1" * 32 + "']"))
     info = s.find(".map-info")
     expect("Heard best by Roof North: 9.5 dB" in info.text, f"the node's card: {info.text!r}")

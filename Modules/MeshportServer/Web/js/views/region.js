@@ -143,10 +143,9 @@ export function mount(app, container, name, params) {
         h('td', {}, o.online ? 'online' : 'offline'),
         h('td', {}, o.lastSeen ? formatAgo(o.lastSeen) : '—'),
         h('td', { class: 'num' }, String(o.nodesHeard)),
-        h('td', { class: 'num' }, String(o.observations)),
         h('td', {}, [o.model, o.firmware].filter(Boolean).join(' · ')))));
     panel.append(h('div', { class: 'table-scroll' }, h('table', { class: 'region-table observers' },
-      h('thead', {}, h('tr', {}, ['Observer', 'Region', 'State', 'Last seen', 'Nodes heard', 'Hearings', 'Radio'].map((c) => h('th', { scope: 'col' }, c)))), body)),
+      h('thead', {}, h('tr', {}, ['Observer', 'Region', 'State', 'Last seen', 'Nodes heard directly', 'Radio'].map((c) => h('th', { scope: 'col' }, c)))), body)),
     observers.length ? null : h('p', { class: 'muted' }, 'No observer has reported yet.'));
   }
 
