@@ -79,11 +79,13 @@ import Testing
         let sinkFile = dir.path("written.txt")
         let clientID = "killed-\(UUID().uuidString.prefix(6))"
         let first = try await WorkerProcess(broker, dir: dir, clientID: clientID)
-        let publishing = Task { try await IngestTest.publish(broker, range: 0..<400) }
-        #expect(try await IngestTest.eventually { WorkerProcess.written(sinkFile).count >= 50 })
-        // The sink stops, so the spool holds messages not yet written when the kill comes.
+        try await IngestTest.publish(broker, range: 0..<50)
+        #expect(try await IngestTest.eventually(within: 60) { WorkerProcess.written(sinkFile).count == 50 })
+        // The sink stops before the rest is published, so the spool holds messages not yet
+        // written when the kill comes.
         #expect(FileManager.default.createFile(atPath: sinkFile + ".down", contents: nil))
-        #expect(try await IngestTest.eventually { first.counts.retries > 0 && first.counts.depth > 0 })
+        let publishing = Task { try await IngestTest.publish(broker, range: 50..<400) }
+        #expect(try await IngestTest.eventually(within: 60) { first.counts.retries > 0 && first.counts.depth > 0 })
         await first.kill()
         try await publishing.value
         try FileManager.default.removeItem(atPath: sinkFile + ".down")
