@@ -36,7 +36,18 @@ import Glibc
 
         // Each link reads until the simulator stops; the busy air is over by then.
         let links = radios.map { radio in Task { try await offPool { try Self.framesUntilClose(port: radio.port) } } }
-        try await Task.sleep(for: .seconds(8))
+        // Until every radio has pushed 20 hearings (the heard log is written as they happen), or
+        // a minute on a machine too loaded for that.
+        let logPath = dir.path("heard.jsonl"), keys = radios.map(\.key)
+        _ = await offPool {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let text = (FileManager.default.contents(atPath: logPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let pushedLines = text.split(separator: "\n").filter { $0.contains("\"pushed\":true") }
+                if keys.allSatisfy({ key in pushedLines.filter { $0.contains(key) }.count >= 20 }) { return }
+                usleep(100_000)
+            }
+        }
         #expect(await terminate(sim, within: 30), "still running 30 s after SIGTERM")
         var pushed: [String: [ReceivedPacket]] = [:]
         for (radio, link) in zip(radios, links) {
