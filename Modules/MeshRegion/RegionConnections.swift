@@ -27,17 +27,8 @@ actor RegionConnections {
             if !connection.isClosed { return connection }
         }
         made += 1
-        let configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
-                                                             database: url.database, tls: .disable)
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: made, logger: Self.logger)
-            do {
-                try await connection.query("SET TIME ZONE 'UTC'", logger: Self.logger)
-            } catch {
-                await close(connection)
-                throw error
-            }
-            return connection
+            return try await url.connect(id: made, logger: Self.logger)
         } catch {
             throw .unavailable(server: url.server, reason: RegionFailure.reason(error))
         }

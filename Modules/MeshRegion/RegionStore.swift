@@ -164,12 +164,8 @@ public actor RegionStore: RegionSink {
         if connection != nil { log("The connection to PostgreSQL at \(url.server) was lost; connecting again.") }
         connection = nil
         connectionsMade += 1
-        let configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user, password: url.password,
-                                                             database: url.database, tls: .disable)
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: connectionsMade, logger: logger)
-            // Partition days are UTC days.
-            try await connection.query("SET TIME ZONE 'UTC'", logger: logger)
+            let connection = try await url.connect(id: connectionsMade, logger: logger)
             self.connection = connection
             return connection
         } catch {
