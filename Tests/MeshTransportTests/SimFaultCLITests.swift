@@ -60,7 +60,7 @@ import Glibc
 private func firstLine(_ handle: FileHandle) throws -> String {
     var data = Data()
     while !data.contains(UInt8(ascii: "\n")) {
-        let chunk = handle.availableData
+        let chunk = readChunk(handle)
         guard !chunk.isEmpty else { throw ProcessFailure("no line before EOF: \(String(decoding: data, as: UTF8.self))") }
         data.append(chunk)
     }

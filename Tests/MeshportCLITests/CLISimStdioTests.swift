@@ -37,7 +37,7 @@ import Testing
         func nextAnswer() -> [UInt8]? {
             while true {
                 while frames.isEmpty {
-                    let chunk = output.fileHandleForReading.availableData
+                    let chunk = readChunk(output.fileHandleForReading)
                     if chunk.isEmpty { return nil }
                     decoder.feed(chunk) { if case let .frame(f) = $0 { frames.append(f) } }
                 }

@@ -19,6 +19,25 @@ public struct ProcessFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+/// The next bytes on a pipe (at most 64 KiB), empty at end of file or on a read error.
+/// A read a signal interrupts is retried: `FileHandle.availableData` and
+/// `readDataToEndOfFile()` end the whole test process on EINTR instead.
+public func readChunk(_ handle: FileHandle) -> Data {
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count >= 0 { return Data(buffer.prefix(count)) }
+        if errno != EINTR { return Data() }
+    }
+}
+
+/// Everything on a pipe until end of file, reads a signal interrupts retried (`readChunk`).
+public func readToEnd(_ handle: FileHandle) -> Data {
+    var data = Data()
+    while case let chunk = readChunk(handle), !chunk.isEmpty { data.append(chunk) }
+    return data
+}
+
 /// Reads a pipe on its own thread until EOF, so the child never blocks on a full pipe.
 public final class PipeReader: @unchecked Sendable {
     private let lock = NSLock()
@@ -30,7 +49,7 @@ public final class PipeReader: @unchecked Sendable {
         let thread = Thread { [self] in
             var signalled = false
             while true {
-                let chunk = handle.availableData
+                let chunk = readChunk(handle)
                 if chunk.isEmpty { break }
                 lock.withLock { data.append(chunk) }
                 if !signalled, chunk.contains(UInt8(ascii: "\n")) {

@@ -19,8 +19,8 @@ public func runPythonScript(_ script: String, _ arguments: [String], input: Stri
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
-    async let out = offPool { stdout.fileHandleForReading.readDataToEndOfFile() }
-    async let err = offPool { stderr.fileHandleForReading.readDataToEndOfFile() }
+    async let out = offPool { readToEnd(stdout.fileHandleForReading) }
+    async let err = offPool { readToEnd(stderr.fileHandleForReading) }
     try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
     try stdin.fileHandleForWriting.close()
     let (outData, errData) = await (out, err)
