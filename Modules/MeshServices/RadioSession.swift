@@ -30,6 +30,8 @@ public actor RadioSession {
     private struct Pending {
         let id: Int
         let command: String
+        /// SYNC_NEXT_MESSAGE: the only command a message (or NO_MORE_MESSAGES) answers.
+        let drainsMessage: Bool
         let isComplete: @Sendable ([RadioFrame]) -> Bool
         /// For a command the firmware answers with a push only: the push that answers it.
         let answeringPush: (@Sendable (Push) -> Bool)?
@@ -110,13 +112,14 @@ public actor RadioSession {
                          until isComplete: @escaping @Sendable ([RadioFrame]) -> Bool = { _ in true }) async throws -> [RadioFrame] {
         let bytes = try command.encode()
         let name = command.name, limit = timeout ?? commandTimeout
+        let drainsMessage = if case .syncNextMessage = command { true } else { false }
         return try await turns.run {
-            try await self.perform(bytes, name: name, limit: limit, answeringPush: answeringPush, isComplete: isComplete)
+            try await self.perform(bytes, name: name, drainsMessage: drainsMessage, limit: limit, answeringPush: answeringPush, isComplete: isComplete)
         }
     }
 
     /// One command on the wire, its turn held: the answer, or a typed error.
-    private func perform(_ bytes: [UInt8], name: String, limit: Duration, answeringPush: (@Sendable (Push) -> Bool)?,
+    private func perform(_ bytes: [UInt8], name: String, drainsMessage: Bool, limit: Duration, answeringPush: (@Sendable (Push) -> Bool)?,
                          isComplete: @escaping @Sendable ([RadioFrame]) -> Bool) async throws -> [RadioFrame] {
         guard let transport else {
             throw SessionError.linkClosed(command: name, url: radioURL, reason: "not connected")
@@ -128,7 +131,7 @@ public actor RadioSession {
                 do { try await Task.sleep(for: limit) } catch { return }
                 await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds))
             }
-            pending = Pending(id: id, command: name, isComplete: isComplete, answeringPush: answeringPush, continuation: c, timer: timer)
+            pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c, timer: timer)
             Task { [weak self] in
                 do {
                     try await transport.send(bytes)
@@ -191,6 +194,12 @@ public actor RadioSession {
             report(.push(push))
             guard let p = pending, p.answeringPush?(push) == true else { return }
         }
+        if case let .response(response) = frame, response.answersSyncNext, pending?.drainsMessage != true {
+            // The answer to a SYNC_NEXT_MESSAGE that already timed out: the radio has taken the
+            // message off its queue, so it is handed on to be kept, never to another command.
+            if case .noMoreMessages = response { report(.stray(frame.name)) } else { report(.lateMessage(response)) }
+            return
+        }
         guard var p = pending else {
             report(.stray(frame.name))
             return
@@ -236,6 +245,16 @@ public actor RadioSession {
             startReconnecting()
         } else {
             set(.disconnected)
+        }
+    }
+}
+
+extension Response {
+    /// Answers only SYNC_NEXT_MESSAGE sends (Docs/protocol.md §7.3).
+    var answersSyncNext: Bool {
+        switch self {
+        case .contactMessage, .channelMessage, .channelData, .noMoreMessages: true
+        default: false
         }
     }
 }

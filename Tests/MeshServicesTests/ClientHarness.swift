@@ -23,13 +23,15 @@ final class ClientHarness: Sendable {
         store = try MeshStore.open(at: dir.path(), options: StoreOptions(durability: .normal))
     }
 
-    /// A client whose links may be cut by `loss` (nil: never).
+    /// A client whose links may be cut by `loss` (nil: never), or carried by what `wrap` makes.
     func client(reconnect: ReconnectPolicy = ReconnectPolicy(attempts: 20, firstDelay: .milliseconds(1), maxDelay: .milliseconds(20)),
-                loss: LinkLoss? = nil) throws -> MeshClient {
+                loss: LinkLoss? = nil, commandTimeout: Duration = .seconds(5),
+                wrap: (@Sendable (SimTransport) -> any Transport)? = nil) throws -> MeshClient {
         let url = try TransportURL("sim://radio")
-        let session = RadioSession(url: url, clientName: "client-test", reconnect: reconnect) { [radio, links] in
+        let session = RadioSession(url: url, clientName: "client-test", commandTimeout: commandTimeout, reconnect: reconnect) { [radio, links] in
             let link = try SimTransport(radio: radio)
             links.list.withLock { $0.append(link) }
+            if let wrap { return wrap(link) }
             return loss.map { LossyLink(link, loss: $0) } ?? link
         }
         return MeshClient(session: session, store: store, now: { Date(timeIntervalSince1970: Double(Self.now)) })

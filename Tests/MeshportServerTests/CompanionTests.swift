@@ -94,7 +94,12 @@ import Testing
         }
         let sent = Set((1...40).map { "relay \($0)" })
         #expect(stored.count == 40 && Set(stored) == sent,
-                "stored \(stored.count) messages (\(Set(stored).count) distinct); missing: \(sent.subtracting(stored).sorted())")
+                """
+                stored \(stored.count) messages (\(Set(stored).count) distinct); missing: \(sent.subtracting(stored).sorted()); \
+                the client drained \(drained.sorted()) with \(reconnects) reconnects
+                server's log, last lines:
+                \(world.serve.stderr.split(separator: "\n").suffix(40).joined(separator: "\n"))
+                """)
         // Not only relayed ones: the scenario's first message may be the one the client drains.
         for text in drained {
             let word = String(text.split { !$0.isLetter && !$0.isNumber }.max { $0.count < $1.count } ?? "")

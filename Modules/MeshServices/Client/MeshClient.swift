@@ -100,6 +100,12 @@ public actor MeshClient {
             events.emit(.problem("reconnect attempt \(attempt) to \(session.url.text) failed: \(reason)"))
         case let .warning(text):
             events.emit(.problem(text))
+        case let .lateMessage(answer):
+            do {
+                try await keep(answer)
+            } catch {
+                events.emit(.problem("a message the radio handed over after its time limit was not kept: \(error)"))
+            }
         case .reconnecting, .reconnected, .stray:
             break
         }

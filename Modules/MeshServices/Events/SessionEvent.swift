@@ -14,6 +14,9 @@ public enum SessionEvent: Hashable, Sendable {
     case reconnected(attempt: Int)
     /// A frame that is neither a push nor the answer to a command in flight.
     case stray(String)
+    /// A message that answers a SYNC_NEXT_MESSAGE after that command timed out (a slow link or
+    /// a stalled machine): the radio no longer holds it, so it must be kept now.
+    case lateMessage(Response)
     /// Something the radio did that the session worked around, in a sentence for people.
     case warning(String)
 }

@@ -1,0 +1,107 @@
+import Foundation
+import MeshCodec
+import MeshServices
+import MeshStore
+import MeshTransport
+import Synchronization
+import Testing
+
+/// A radio's answer that comes after its command's time limit (a slow link, a stalled
+/// machine): the firmware has already taken a drained message off its queue, so the message
+/// is kept all the same, and it is never taken for the answer of the command after it.
+@Suite(.timeLimit(.minutes(1))) struct LateAnswerTests {
+    @Test func aMessageDrainedAfterItsTimeLimitIsStillKept() async throws {
+        let h = try ClientHarness()
+        let slow = SlowLink.Switch()
+        let client = try h.client(commandTimeout: .milliseconds(150)) { SlowLink($0, slow: slow) }
+        let radio = try await client.connect().radio
+        let before = try h.store.reader.rowCounts(radio)["messages", default: 0]
+        let events = client.events.subscribe()
+        slow.delay.withLock { $0 = .milliseconds(400) }
+        await h.radio.deliver(.channel(index: 0, senderName: "Ann", text: "late but kept", sentAt: ClientHarness.now, hops: 1))
+        let (received, problems) = await Self.firstMessage(events, within: .seconds(10))
+        #expect(received?.text == "late but kept" && received?.senderName == "Ann")
+        #expect(problems.contains { $0.contains("CMD_SYNC_NEXT_MESSAGE") }, "the drain's own command timed out first: \(problems)")
+        #expect(await h.radio.state.offlineQueue.isEmpty)
+        #expect(try h.store.reader.rowCounts(radio)["messages", default: 0] == before + 1, "kept once")
+        try await client.disconnect()
+    }
+
+    @Test func aLateMessageIsNotTheAnswerOfTheNextCommand() async throws {
+        let h = try ClientHarness()
+        let slow = SlowLink.Switch()
+        let client = try h.client(commandTimeout: .milliseconds(150)) { SlowLink($0, slow: slow) }
+        try await client.connect()
+        await h.radio.deliver(.channel(index: 0, senderName: "Bob", text: "queued", sentAt: ClientHarness.now, hops: 1))
+        // Sent and held 400 ms each, in order: the message answers while GET_DEVICE_TIME waits.
+        slow.delay.withLock { $0 = .milliseconds(400) }
+        let session = client.session
+        let late = session.subscribe()
+        await #expect(throws: SessionError.self) { _ = try await session.call(.syncNextMessage) }
+        let answer = try await session.call(.getDeviceTime, timeout: .seconds(5))
+        guard case .currentTime = answer else {
+            Issue.record("GET_DEVICE_TIME was answered by \(RadioFrame.response(answer).name)")
+            return
+        }
+        let handedOn = await firstLate(late)
+        guard case let .channelMessage(m)? = handedOn else {
+            Issue.record("no late message reported: \(String(describing: handedOn))")
+            return
+        }
+        #expect(m.text.hasSuffix("queued"))
+        try await client.disconnect()
+    }
+
+    /// The first message kept and the problems told before it; nil after `limit`.
+    private static func firstMessage(_ events: AsyncStream<ClientEvent>, within limit: Duration) async -> (StoredMessage?, [String]) {
+        await withTaskGroup(of: (StoredMessage?, [String]).self) { group in
+            group.addTask {
+                var problems: [String] = []
+                for await event in events {
+                    if case let .problem(text) = event { problems.append(text) }
+                    if case let .messageReceived(m) = event { return (m, problems) }
+                }
+                return (nil, problems)
+            }
+            group.addTask {
+                do { try await Task.sleep(for: limit) } catch {}
+                return (nil, ["no message kept within \(limit)"])
+            }
+            let first = await group.next() ?? (nil, [])
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func firstLate(_ stream: AsyncStream<SessionEvent>) async -> Response? {
+        for await event in stream { if case let .lateMessage(r) = event { return r } }
+        return nil
+    }
+}
+
+/// A link that holds every frame for `slow.delay` before the radio gets it (none at first).
+final class SlowLink: Transport, @unchecked Sendable {
+    final class Switch: Sendable {
+        let delay = Mutex<Duration>(.zero)
+    }
+
+    private let inner: SimTransport
+    private let slow: Switch
+
+    init(_ inner: SimTransport, slow: Switch) {
+        self.inner = inner
+        self.slow = slow
+    }
+
+    var url: TransportURL { inner.url }
+    var frames: AsyncStream<[UInt8]> { inner.frames }
+    var states: AsyncStream<LinkState> { inner.states }
+    func open() async throws { try await inner.open() }
+    func close() async { await inner.close() }
+
+    func send(_ frame: [UInt8]) async throws {
+        let delay = slow.delay.withLock { $0 }
+        if delay > .zero { try await Task.sleep(for: delay) }
+        try await inner.send(frame)
+    }
+}
