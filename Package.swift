@@ -185,6 +185,7 @@ var targets: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
         ],
         path: "Modules/MeshportServer", resources: [.copy("Web")], swiftSettings: strict),
     .testTarget(
@@ -275,6 +276,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // /metrics: swift-metrics types on a Prometheus registry of each server's own.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `meshport serve --config`: TOML through toml++.
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],

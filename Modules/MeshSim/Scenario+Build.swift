@@ -51,6 +51,7 @@ extension Scenario {
             s.blePin = pin
         }
         if let mv = r.batteryMillivolts { s.batteryMillivolts = mv }
+        if let noise = r.noiseFloor { s.noiseFloor = try Self.noiseFloor(noise, "radio.noiseFloor") }
         if let clock = r.clock, extendsDefault == true {
             guard s.setDeviceTime(clock, at: .zero) else { throw ScenarioError("radio.clock", "\(clock) is before the default mesh's clock") }
         }
@@ -139,6 +140,13 @@ extension Scenario {
             }
             return n
         }
+        if let r = e.readings {
+            guard e.dm == nil, e.channel == nil, e.advert == nil else { throw ScenarioError(at, "needs exactly one of dm, channel, advert, readings") }
+            guard r.batteryMillivolts != nil || r.noiseFloor != nil else { throw ScenarioError("\(at).readings", "names neither batteryMillivolts nor noiseFloor") }
+            let noise = try r.noiseFloor.map { try Self.noiseFloor($0, "\(at).readings.noiseFloor") }
+            SimHandler.schedule(&s, ScheduledEvent(due: due, kind: .readingsChange(batteryMillivolts: r.batteryMillivolts, noiseFloor: noise)))
+            return
+        }
         switch (e.dm, e.channel, e.advert) {
         case let (dm?, nil, nil):
             SimHandler.deliver(&s, .direct(from: try node(dm.from, "dm.from").publicKey, text: dm.text, sentAt: sentAt), at: due)
@@ -150,8 +158,14 @@ extension Scenario {
         case let (nil, nil, from?):
             SimHandler.schedule(&s, ScheduledEvent(due: due, kind: .advertArrives(from: try node(from, "advert").publicKey, timestamp: sentAt)))
         default:
-            throw ScenarioError(at, "needs exactly one of dm, channel, advert")
+            throw ScenarioError(at, "needs exactly one of dm, channel, advert, readings")
         }
+    }
+
+    /// A noise floor a LoRa receiver can report, dBm.
+    static func noiseFloor(_ dBm: Int16, _ at: String) throws -> Int16 {
+        guard (-150...0).contains(dBm) else { throw ScenarioError(at, "\(dBm) dBm is not a noise floor (-150 to 0)") }
+        return dBm
     }
 
     /// Node names are at most 31 bytes (the contact record's field).

@@ -63,6 +63,8 @@ public struct RadioSpec: Codable, Hashable, Sendable {
     public var clock: UInt32?
     public var blePin: UInt32?
     public var batteryMillivolts: UInt16?
+    /// The noise floor the radio reports in its statistics, dBm.
+    public var noiseFloor: Int16?
 
     public init() {}
 }
@@ -158,12 +160,27 @@ public struct EventSpec: Codable, Hashable, Sendable {
     public var channel: MessageSpec?
     /// A node advertises (added or offered to the app by the auto-add rules).
     public var advert: String?
+    /// The radio's own readings change (its battery drains, a neighbour makes noise).
+    public var readings: ReadingsSpec?
 
-    public init(at: Double, dm: MessageSpec? = nil, channel: MessageSpec? = nil, advert: String? = nil) {
+    public init(at: Double, dm: MessageSpec? = nil, channel: MessageSpec? = nil, advert: String? = nil, readings: ReadingsSpec? = nil) {
         self.at = at
         self.dm = dm
         self.channel = channel
         self.advert = advert
+        self.readings = readings
+    }
+}
+
+/// New values of what the radio measures itself; a field left out keeps its value.
+public struct ReadingsSpec: Codable, Hashable, Sendable {
+    public var batteryMillivolts: UInt16?
+    /// dBm.
+    public var noiseFloor: Int16?
+
+    public init(batteryMillivolts: UInt16? = nil, noiseFloor: Int16? = nil) {
+        self.batteryMillivolts = batteryMillivolts
+        self.noiseFloor = noiseFloor
     }
 }
 

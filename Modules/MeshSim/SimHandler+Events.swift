@@ -47,6 +47,9 @@ extension SimHandler {
                 out += overheard(&s, run, number: n, at: first.due)
             case let .received(packet):
                 out += received(&s, packet, at: first.due)
+            case let .readingsChange(battery, noise):
+                if let battery { s.batteryMillivolts = battery }
+                if let noise { s.noiseFloor = noise }
             }
         }
         return out

@@ -166,7 +166,7 @@ public enum SimHandler {
             return .core(CoreStats(batteryMillivolts: s.batteryMillivolts, uptimeSeconds: UInt32(truncatingIfNeeded: (now - s.bootedAt).milliseconds / 1000),
                                    errorFlags: 0, queueLength: 0))
         case .radio:
-            return .radio(RadioStats(noiseFloor: -118, lastRSSI: st.lastRSSI, lastSNRx4: st.lastSNRx4,
+            return .radio(RadioStats(noiseFloor: s.noiseFloor, lastRSSI: st.lastRSSI, lastSNRx4: st.lastSNRx4,
                                      txAirtimeSeconds: UInt32(st.txAirtimeMs / 1000), rxAirtimeSeconds: UInt32(st.rxAirtimeMs / 1000)))
         case .packets:
             return .packets(PacketStats(received: st.received, sent: st.sent, sentFlood: st.sentFlood, sentDirect: st.sentDirect,

@@ -17,6 +17,8 @@ public struct SimRadioState: Hashable, Sendable {
     public var blePin: UInt32 = 0
     public var prefs = SimPrefs()
     public var batteryMillivolts: UInt16 = 4100
+    /// dBm, as GET_STATS reports it.
+    public var noiseFloor: Int16 = -118
     public var contacts: ContactTable
     public var channels: [ChannelInfo]
     public var offlineQueue: OfflineQueue
@@ -170,6 +172,8 @@ struct ScheduledEvent: Hashable, Sendable {
         case overheard(OverheardRun, number: Int)
         /// A packet over the shared air of several gateways: logged, then read (SimHandler+Received.swift).
         case received(ReceivedPacket)
+        /// The radio's battery or noise floor changes (nil: unchanged).
+        case readingsChange(batteryMillivolts: UInt16?, noiseFloor: Int16?)
     }
 
     var due: Duration

@@ -29,6 +29,8 @@ public actor Uplink {
     private var home: HomeAutomation?
     private let tally = UplinkTally()
     public var counters: UplinkCounters { tally.current }
+    /// Whether the MQTT client is connected to the broker, as its last state change said.
+    public private(set) var brokerConnected = false
     private var droppedReported = 0
 
     /// `context`: the radio's, from its connection (its session, and its events and messages
@@ -120,12 +122,14 @@ public actor Uplink {
         }
         await client.close()
         self.client = nil
+        brokerConnected = false
     }
 
     /// The MQTT client's backlog figures (nil before `start`).
     public func backlog() async -> MQTTBacklogStats? { await client?.stats }
 
     private func connection(changedTo state: MQTTConnectionState) async {
+        brokerConnected = state == .connected
         switch state {
         case .connected:
             log("uplink to \(target): connected")

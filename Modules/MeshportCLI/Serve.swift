@@ -66,7 +66,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Largest request body accepted, in bytes (default 65536).", valueName: "bytes"))
     var maxBody: Int?
 
-    @Option(help: ArgumentHelp("Seconds between samples of each radio's statistics into the history; 0: none (default 300).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds between samples of each radio's statistics into the history and /metrics; 0: none (default 300).", valueName: "seconds"))
     var statsInterval: Double?
 
     @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error (default notice).", valueName: "level"))

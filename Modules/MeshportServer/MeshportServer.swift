@@ -46,9 +46,9 @@ public enum MeshportServer {
             let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard,
                                        transport: target.transport)
             let uplinks = RadioUplinks(radioID: String(index), targets: config.uplinks, folder: config.uplinkFolder.map { URL(fileURLWithPath: $0) },
-                                       logger: logger, events: publisher)
+                                       logger: logger, events: publisher, metrics: metrics)
             return ServedRadio(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
-                               statsInterval: config.statsInterval, events: publisher, uplinks: uplinks)
+                               statsInterval: config.statsInterval, events: publisher, uplinks: uplinks, figures: metrics.radio(String(index)))
         }
         let policy = SecurityPolicy(token: token, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, metrics: metrics)
         let region: RegionHistory?

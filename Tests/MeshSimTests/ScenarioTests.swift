@@ -25,6 +25,19 @@ import Testing
         #expect(s.offlineQueue.count == 2)
     }
 
+    @Test func readingsChangeWhatTheRadioReports() throws {
+        var radio = RadioSpec()
+        radio.noiseFloor = -110
+        var s = try Scenario(radio: radio, events: [EventSpec(at: 5, readings: ReadingsSpec(batteryMillivolts: 3600))]).state()
+        func reported(at now: Duration) -> (battery: UInt16, noise: Int16)? {
+            guard case let .core(core) = SimHandler.stats(s, .core, now: now), case let .radio(radio) = SimHandler.stats(s, .radio, now: now) else { return nil }
+            return (core.batteryMillivolts, radio.noiseFloor)
+        }
+        #expect(reported(at: .seconds(1)).map { [Int($0.battery), Int($0.noise)] } == [4100, -110])
+        _ = SimHandler.advance(&s, to: .seconds(5))
+        #expect(reported(at: .seconds(5)).map { [Int($0.battery), Int($0.noise)] } == [3600, -110], "the noise floor left out keeps its value")
+    }
+
     @Test(arguments: [
         (Scenario(radio: { var r = RadioSpec(); r.maxContacts = 0; return r }()), "radio.maxContacts: 0 is outside 1...1000"),
         (Scenario(nodes: [{ var n = NodeSpec(id: "x"); n.via = ["nope"]; return n }()]), "nodes[0].via[0]: no node with id \"nope\""),
@@ -33,7 +46,9 @@ import Testing
         (Scenario(nodes: [{ var n = NodeSpec(id: "x"); n.sensors = [SensorSpec(type: "humidity", values: [1e9])]; return n }()]), "nodes[0].sensors[0]: cannot be sent as LPP"),
         (Scenario(radio: { var r = RadioSpec(); r.maxContacts = 1; return r }(), nodes: [NodeSpec(id: "x"), NodeSpec(id: "y")]), "nodes[1]: the contact table is full (radio.maxContacts is 1)"),
         (Scenario(events: [EventSpec(at: 1, dm: MessageSpec(from: "ghost", text: "boo"))]), "events[0].dm.from: no node with id or name \"ghost\""),
-        (Scenario(events: [EventSpec(at: 1)]), "events[0]: needs exactly one of dm, channel, advert"),
+        (Scenario(events: [EventSpec(at: 1)]), "events[0]: needs exactly one of dm, channel, advert, readings"),
+        (Scenario(events: [EventSpec(at: 1, readings: ReadingsSpec())]), "events[0].readings: names neither batteryMillivolts nor noiseFloor"),
+        (Scenario(events: [EventSpec(at: 1, readings: ReadingsSpec(noiseFloor: 12))]), "events[0].readings.noiseFloor: 12 dBm is not a noise floor"),
         (Scenario(lossPerHop: 2), "lossPerHop: 2.0 is not between 0 and 1"),
     ] as [(Scenario, String)])
     func badScenariosSayWhatAndWhere(scenario: Scenario, message: String) {

@@ -82,31 +82,4 @@ import Testing
         #expect(closed)
         await reader.close()
     }
-
-    @Test func metricsAreValidPrometheusText() async throws {
-        let world = try await ServerWorld()
-        _ = try await world.get("/api/radios")
-        let text = try await world.get("/metrics")
-        #expect(text.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
-        var typed: Set<String> = []
-        for line in text.text.split(separator: "\n") {
-            if line.hasPrefix("# HELP ") { continue }
-            if line.hasPrefix("# TYPE ") {
-                let parts = line.split(separator: " ")
-                #expect(parts.count == 4 && ["counter", "gauge"].contains(String(parts[3])), "\(line)")
-                #expect(!typed.contains(String(parts[2])), "TYPE twice: \(line)")
-                typed.insert(String(parts[2]))
-                continue
-            }
-            // name{label="value",...} number, of a family declared above it.
-            let sample = #/^([a-z_]+)(\{[a-z_]+="[^"\\]*"(,[a-z_]+="[^"\\]*")*\})? -?[0-9.e+-]+$/#
-            let match = line.wholeMatch(of: sample)
-            #expect(match != nil, "\(line)")
-            if let match { #expect(typed.contains(String(match.1)), "no TYPE before \(line)") }
-        }
-        #expect(text.text.contains(#"meshport_radio_ready{radio="0"} 1"#))
-        #expect(text.text.contains(#"meshport_http_requests_total{method="GET",status="200"}"#))
-        let health = try await world.get("/healthz").object
-        #expect(health["status"] as? String == "ok" && health["ready"] as? Int == 1, "\(health)")
-    }
 }

@@ -69,7 +69,7 @@ RULES = {
     "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL",
                                      "MeshUplink", "MeshMQTT", "MeshRegion"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
-                                 "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes"}),
+                                 "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes", "Metrics", "Prometheus"}),
     "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser", "TOMLKit"}),
     "meshport": ("front end", {"MeshportCLI"}, set()),
 }

@@ -57,6 +57,10 @@ public actor Messenger {
         for id in Array(tracked.keys) { untrack(id) }
     }
 
+    /// Messages sent and not settled yet: direct messages awaiting their ACK, channel messages
+    /// until the radio took them.
+    public var pendingSends: Int { tracked.values.count(where: { $0.linger == nil }) }
+
     func emit(_ message: StoredMessage) { context.events.emit(.messageStatus(message)) }
     func problem(_ text: String) { context.events.emit(.problem(text)) }
 

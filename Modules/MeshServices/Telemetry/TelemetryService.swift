@@ -58,13 +58,14 @@ public actor TelemetryService {
     }
 
     /// Samples every `interval` until `stopSampling()`; a failed sample is reported as a
-    /// problem and the next one is tried. Replaces a sampler already running.
-    public func startSampling(every interval: Duration) {
+    /// problem and the next one is tried. Each sample also goes to `onSample` (the server's
+    /// /metrics). Replaces a sampler already running.
+    public func startSampling(every interval: Duration, onSample: @escaping @Sendable (LocalStats) async -> Void = { _ in }) {
         sampler?.cancel()
         sampler = Task { [weak self] in
             while !Task.isCancelled {
                 guard let self else { return }
-                await self.sampleOnce()
+                if let stats = await self.sampleOnce() { await onSample(stats) }
                 do {
                     try await Task.sleep(for: interval)
                 } catch {
@@ -81,12 +82,13 @@ public actor TelemetryService {
 
     public var isSampling: Bool { sampler != nil }
 
-    private func sampleOnce() async {
-        guard await context.session.state == .ready else { return }
+    private func sampleOnce() async -> LocalStats? {
+        guard await context.session.state == .ready else { return nil }
         do {
-            try await sample()
+            return try await sample()
         } catch {
             context.events.emit(.problem("sampling the radio's statistics failed: \(error)"))
+            return nil
         }
     }
 }

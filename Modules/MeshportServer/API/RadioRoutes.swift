@@ -56,8 +56,10 @@ extension Served {
             return try self.json(StatsHistoryJSON(node: node?.hex, samples: samples.map(StatsSampleJSON.init)))
         }
         r.post("/stats/sample") { _, context in
-            let telemetry = try await self.radio(context).services().telemetry
+            let radio = try self.radio(context)
+            let telemetry = try await radio.services().telemetry
             let stats = try await api { try await telemetry.sample() }
+            await radio.statsRead(stats)
             return try self.json(StatsSampleJSON(stats.sample(at: Date())))
         }
     }

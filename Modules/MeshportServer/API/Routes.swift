@@ -52,12 +52,11 @@ extension Served {
 
     private func metricsText() async -> Response {
         var summaries: [RadioSummary] = []
-        var uplinks: [UplinkSummary] = []
         for radio in radios {
             summaries.append(await radio.summary)
-            uplinks += await radio.uplinks.summaries()
+            await radio.readFigures()
         }
-        let text = metrics.render(radios: summaries, uplinks: uplinks, webSocketClients: publisher.broadcaster.subscriberCount,
+        let text = metrics.render(radios: summaries, webSocketClients: publisher.broadcaster.subscriberCount,
                                   droppedClients: publisher.broadcaster.droppedCount)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

@@ -13,15 +13,18 @@ actor RadioUplinks {
     private let folder: URL?
     private let logger: Logger
     private let events: EventPublisher
-    private var running: [Uplink] = []
+    private var running: [(uplink: Uplink, figures: UplinkFigures)] = []
     private var radioKey: [UInt8]?
+    /// One per target, in --mqtt order, kept across the uplinks made for each radio.
+    private let figures: [UplinkFigures]
 
-    init(radioID: String, targets: [UplinkTarget], folder: URL?, logger: Logger, events: EventPublisher) {
+    init(radioID: String, targets: [UplinkTarget], folder: URL?, logger: Logger, events: EventPublisher, metrics: ServerMetrics) {
         self.radioID = radioID
         self.targets = targets
         self.folder = folder
         self.logger = logger
         self.events = events
+        figures = targets.map { UplinkFigures(radio: radioID, broker: $0.description, registry: metrics.registry) }
     }
 
     /// Starts the uplinks for the radio `context` speaks for (again when it is another radio);
@@ -36,7 +39,8 @@ actor RadioUplinks {
                 let uplink = try Uplink(target: target, index: index, context: context, messenger: messenger, backlogRoot: folder,
                                         log: { logger.notice("radio \(radioID): \($0)") })
                 try await uplink.start()
-                running.append(uplink)
+                figures[index].restart()
+                running.append((uplink, figures[index]))
             } catch {
                 events.problem(radio: radioID, "the uplink to \(target) is off: \(error)")
             }
@@ -44,18 +48,21 @@ actor RadioUplinks {
     }
 
     func stop() async {
-        for uplink in running { await uplink.stop() }
+        for (uplink, figures) in running {
+            await readFigures(uplink, into: figures)
+            await uplink.stop()
+            figures.stopped()
+        }
         running = []
         radioKey = nil
     }
 
-    /// For /metrics.
-    func summaries() async -> [UplinkSummary] {
-        var out: [UplinkSummary] = []
-        for uplink in running {
-            out.append(UplinkSummary(radio: radioID, broker: uplink.target.description, counters: await uplink.counters,
-                                     backlog: await uplink.backlog()))
-        }
-        return out
+    /// Brings the running uplinks' figures up to date, for /metrics.
+    func readFigures() async {
+        for (uplink, figures) in running { await readFigures(uplink, into: figures) }
+    }
+
+    private func readFigures(_ uplink: Uplink, into figures: UplinkFigures) async {
+        figures.read(await uplink.counters, backlog: await uplink.backlog(), connected: await uplink.brokerConnected)
     }
 }

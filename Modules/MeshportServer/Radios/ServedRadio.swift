@@ -19,6 +19,7 @@ actor ServedRadio {
     private let retry = ReconnectPolicy.standard
     /// `serve --mqtt`: this radio's gateway uplinks.
     nonisolated let uplinks: RadioUplinks
+    private var figures: RadioFigures
 
     private(set) var state: RadioSession.State = .disconnected
     private(set) var lastError: String?
@@ -38,9 +39,11 @@ actor ServedRadio {
     private var disconnects = 0
     private var stopped = false
 
-    init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher, uplinks: RadioUplinks) {
+    init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher, uplinks: RadioUplinks,
+         figures: RadioFigures) {
         self.id = id
         self.uplinks = uplinks
+        self.figures = figures
         shownURL = ShownURL(client.session.url)
         url = shownURL.shown
         self.client = client
@@ -114,7 +117,9 @@ actor ServedRadio {
         remoteNodes = RemoteNodes(context: new, vault: passwordFile.map { PasswordVault(path: $0) })
         let telemetry = TelemetryService(context: new)
         telemetryService = telemetry
-        if let statsInterval { Task { await telemetry.startSampling(every: statsInterval) } }
+        if let statsInterval {
+            Task { await telemetry.startSampling(every: statsInterval) { [weak self] stats in await self?.statsRead(stats) } }
+        }
         startUplinks(new, messenger: messenger)
     }
 
@@ -157,6 +162,7 @@ actor ServedRadio {
     }
 
     private func handle(_ event: ClientEvent) {
+        figures.observe(event)
         switch event {
         case let .connection(new):
             state = new
@@ -178,6 +184,15 @@ actor ServedRadio {
         } else {
             events.publish(radio: id, event)
         }
+    }
+
+    /// The radio's statistics as the sampler or the API read them.
+    func statsRead(_ stats: LocalStats) { figures.read(stats, at: Date()) }
+
+    /// Brings the figures read at scrape time up to date, for /metrics.
+    func readFigures() async {
+        figures.pendingSends(await messenger?.pendingSends ?? 0)
+        await uplinks.readFigures()
     }
 
     /// `text` with this radio's BLE PIN hidden.

@@ -90,6 +90,7 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
     let redact: @Sendable (String) -> String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
         var response: Response
         do {
             try policy.check(request)
@@ -101,7 +102,7 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.referrerPolicy] = "no-referrer"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
-        policy.metrics.request(method: request.method.rawValue, status: response.status.code)
+        policy.metrics.request(method: request.method.rawValue, status: response.status.code, took: ContinuousClock.now - start)
         return response
     }
 }
