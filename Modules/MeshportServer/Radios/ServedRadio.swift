@@ -19,6 +19,8 @@ actor ServedRadio {
     private let retry = ReconnectPolicy.standard
     /// `serve --mqtt`: this radio's gateway uplinks.
     nonisolated let uplinks: RadioUplinks
+    /// Hears whether this radio is up, for systemd's status line.
+    private let readiness: ServeReadiness
 
     private(set) var state: RadioSession.State = .disconnected
     private(set) var lastError: String?
@@ -38,8 +40,10 @@ actor ServedRadio {
     private var disconnects = 0
     private var stopped = false
 
-    init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher, uplinks: RadioUplinks) {
+    init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher, uplinks: RadioUplinks,
+         readiness: ServeReadiness) {
         self.id = id
+        self.readiness = readiness
         self.uplinks = uplinks
         shownURL = ShownURL(client.session.url)
         url = shownURL.shown
@@ -66,6 +70,7 @@ actor ServedRadio {
                 if Task.isCancelled || stopped { return }
                 let reason = shownURL.redact("\(error)")
                 lastError = reason
+                readiness.radio(id, problem: reason)
                 attempt += 1
                 events.problem(radio: id, "connecting to \(url) failed (attempt \(attempt)): \(reason)")
             }
@@ -159,7 +164,13 @@ actor ServedRadio {
     private func handle(_ event: ClientEvent) {
         switch event {
         case let .connection(new):
+            let was = state
             state = new
+            if new == .ready {
+                readiness.radio(id, problem: nil)
+            } else if was == .ready {
+                readiness.radio(id, problem: "the link was lost (\(new))")
+            }
             if new == .ready {
                 sync = nil
                 connectedAt = Date()
