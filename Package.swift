@@ -201,7 +201,7 @@ var targets: [Target] = [
     // MQTT: Eclipse Paho's asynchronous C client (libpaho-mqtt3as: TLS, WebSockets) through a
     // system library; MeshMQTT wraps it in an actor with its own bounded backlog (Docs/mqtt.md).
     .systemLibrary(name: "CPahoMQTT", path: "Modules/CPahoMQTT", providers: [.apt(["libpaho-mqtt-dev"])]),
-    .target(name: "MeshMQTT", dependencies: ["CPahoMQTT"], path: "Modules/MeshMQTT", swiftSettings: strict),
+    .target(name: "MeshMQTT", dependencies: ["CPahoMQTT", .product(name: "Logging", package: "swift-log")], path: "Modules/MeshMQTT", swiftSettings: strict),
     .testTarget(name: "MeshMQTTTests", dependencies: ["MeshMQTT", "MeshportTestSupport"], path: "Tests/MeshMQTTTests", swiftSettings: strict),
     // A gateway's uplink: one radio's heard packets and status to one broker in the community
     // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.

@@ -44,7 +44,7 @@ RULES = {
     "CUSBFS": ("system library", set(), set()),
     # MQTT: a broker client on Paho; nothing of the project, so any layer above may use it.
     "CPahoMQTT": ("system library", set(), set()),
-    "MeshMQTT": ("mqtt", {"CPahoMQTT"}, SYSTEM),
+    "MeshMQTT": ("mqtt", {"CPahoMQTT"}, SYSTEM | {"Logging"}),
     # Transport: the host side of the ABI; no services, no store.
     "MeshTransport": ("transport", {"MeshCodec", "MeshDriverABI", "MeshTransportURL"}, SYSTEM | {"Logging"}),
     # Store: no transport, no services.
