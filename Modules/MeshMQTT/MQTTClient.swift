@@ -356,8 +356,10 @@ public actor MQTTClient {
         var response = cpaho_response_options()
         PahoCallbacks.arm(&response, mqtt5: options.session.isMQTT5)
         response.context = ticket.retainedContext
-        if MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response) != MQTTASYNC_SUCCESS {
+        let rc = MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response)
+        if rc != MQTTASYNC_SUCCESS {
             _ = PahoTicket.take(response.context)
+            logger.warning("\(MQTTError.library(operation: "subscribe to \(filter)", code: rc).description)")
             refusedFilters.insert(filter)
         }
     }

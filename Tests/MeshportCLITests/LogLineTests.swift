@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Testing
 @testable import MeshportCLI
@@ -38,5 +41,15 @@ import Testing
             + #""radio":"1","uplink":"mqtt://broker:1883 (AMS)"}"#)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.json.utf8)) as? [String: Any])
         #expect(object["message"] as? String == Self.line.message)
+    }
+
+    /// journald's stream is recognised by the device and inode systemd puts in JOURNAL_STREAM,
+    /// so a stderr redirected elsewhere since gets times again.
+    @Test func journaldIsStderrsOwnStreamOnly() {
+        var info = stat()
+        #expect(fstat(STDERR_FILENO, &info) == 0)
+        #expect(StderrLogHandler.stderrIsJournal(["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]))
+        #expect(!StderrLogHandler.stderrIsJournal(["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino + 1)"]))
+        #expect(!StderrLogHandler.stderrIsJournal([:]))
     }
 }
