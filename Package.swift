@@ -32,7 +32,7 @@ var targets: [Target] = [
     // the drivers share besides the C header (no scheme rules, no Foundation, no codec).
     .target(name: "MeshTransportURL", path: "Modules/MeshTransportURL", swiftSettings: strict),
     .target(
-        name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI", "MeshTransportURL"],
+        name: "MeshTransport", dependencies: ["MeshCodec", "MeshDriverABI", "MeshTransportURL", .product(name: "Logging", package: "swift-log")],
         path: "Modules/MeshTransport", swiftSettings: strict),
     // The commands only a conformance far side answers (0x7C-0x7E): the suite sends them,
     // MeshSim answers them.
@@ -42,7 +42,9 @@ var targets: [Target] = [
     // MeshSim on stream links: the TCP and pty listeners of `meshport sim` and the tests.
     .target(name: "MeshSimServe", dependencies: ["MeshSim", "MeshCodec", "MeshDriverKit"], path: "Modules/MeshSimServe", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
-    .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
+    .target(
+        name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore", .product(name: "Logging", package: "swift-log")],
+        path: "Modules/MeshServices", swiftSettings: strict),
     // Gateway mode: the community uplink's topics, messages and broker token (no MQTT here).
     .target(name: "MeshGateway", dependencies: ["MeshCodec"], path: "Modules/MeshGateway", swiftSettings: strict),
     .target(
@@ -127,6 +129,7 @@ var targets: [Target] = [
             "MeshStore", "MeshCodec", "MeshTransport", "MeshConformance", "MeshSim", "MeshSimServe", "MeshServices", "MeshBLE", "MeshportServer",
             "MeshUplink", "MeshIngest", "MeshRegion", "MeshSerial", "MeshUSB",
             .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "Logging", package: "swift-log"),
         ],
         path: "Modules/MeshportCLI", swiftSettings: strict),
     .executableTarget(name: "meshport", dependencies: ["MeshportCLI"], path: "Modules/meshport", swiftSettings: strict,
@@ -134,7 +137,8 @@ var targets: [Target] = [
     // The meshport client commands end to end: the real executable against `meshport sim`;
     // `meshport doctor`'s checks against prepared trees (through the library).
     .testTarget(
-        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI"],
+        name: "MeshportCLITests",
+        dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI", .product(name: "Logging", package: "swift-log")],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
@@ -198,7 +202,7 @@ var targets: [Target] = [
     // MQTT: Eclipse Paho's asynchronous C client (libpaho-mqtt3as: TLS, WebSockets) through a
     // system library; MeshMQTT wraps it in an actor with its own bounded backlog (Docs/mqtt.md).
     .systemLibrary(name: "CPahoMQTT", path: "Modules/CPahoMQTT", providers: [.apt(["libpaho-mqtt-dev"])]),
-    .target(name: "MeshMQTT", dependencies: ["CPahoMQTT"], path: "Modules/MeshMQTT", swiftSettings: strict),
+    .target(name: "MeshMQTT", dependencies: ["CPahoMQTT", .product(name: "Logging", package: "swift-log")], path: "Modules/MeshMQTT", swiftSettings: strict),
     .testTarget(name: "MeshMQTTTests", dependencies: ["MeshMQTT", "MeshportTestSupport"], path: "Tests/MeshMQTTTests", swiftSettings: strict),
     // A gateway's uplink: one radio's heard packets and status to one broker in the community
     // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.
@@ -215,10 +219,12 @@ var targets: [Target] = [
         name: "MeshRegionTests",
         dependencies: ["MeshRegion", "MeshportTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
         path: "Tests/MeshRegionTests", swiftSettings: strict),
-    .target(name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec"], path: "Modules/MeshUplink", swiftSettings: strict),
+    .target(
+        name: "MeshUplink", dependencies: ["MeshGateway", "MeshMQTT", "MeshServices", "MeshCodec", .product(name: "Logging", package: "swift-log")], path: "Modules/MeshUplink", swiftSettings: strict),
     // Ingest workers: the community topics from a broker (MQTT 5 shared subscription) through a
     // local spool into a RegionSink, in batches (Docs/ingest.md).
-    .target(name: "MeshIngest", dependencies: ["MeshMQTT", "MeshRegion", "MeshCodec", "MeshCrypto"], path: "Modules/MeshIngest", swiftSettings: strict),
+    .target(
+        name: "MeshIngest", dependencies: ["MeshMQTT", "MeshRegion", "MeshCodec", "MeshCrypto", .product(name: "Logging", package: "swift-log")], path: "Modules/MeshIngest", swiftSettings: strict),
     .testTarget(
         name: "MeshIngestTests",
         dependencies: ["MeshIngest", "MeshRegion", "MeshMQTT", "MeshGateway", "MeshCodec", "MeshCrypto", "MeshSim", "MeshportTestSupport"],

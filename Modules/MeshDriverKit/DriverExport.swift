@@ -46,7 +46,7 @@ public enum DriverExport {
             schemes: UnsafePointer(schemes), scheme_count: UInt32(D.schemes.count),
             link_kind: D.linkKind, max_frame_size: UInt32(D.maxFrameSize),
             discover: slotEntries[slot].discover, open: slotEntries[slot].open, send: exportSend, close: exportClose,
-            validate: slotEntries[slot].validate, flags: D.flags.reduce(0) { $0 | $1.rawValue }))
+            validate: slotEntries[slot].validate, flags: D.flags.reduce(0) { $0 | $1.rawValue }, set_log: exportSetLog))
         drivers[slot] = type
         built[slot] = d
         return UnsafePointer(d)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MeshMQTT
 import MeshRegion
 
@@ -11,31 +12,31 @@ public actor IngestWorker {
     public let settings: IngestSettings
     private let sink: any RegionSink
     private let decoder: IngestDecoder
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private var spool: Spool?
     private var clients: [MQTTClient] = []
     private var tasks: [Task<Void, Never>] = []
     private var tally = IngestCounts()
     private var sinkAway = false
 
-    public init(settings: IngestSettings, sink: any RegionSink, log: @escaping @Sendable (String) -> Void) {
+    public init(settings: IngestSettings, sink: any RegionSink, logger: Logger = Logger(label: "meshport.ingest")) {
         self.settings = settings
         self.sink = sink
         decoder = IngestDecoder(channels: settings.channels)
-        self.log = log
+        self.logger = logger
     }
 
     /// Opens the spool (what a previous run left is written first), starts the batcher and
     /// connects to every broker. Throws when the spool folder or a client cannot be set up.
     public func start() async throws {
         guard spool == nil else { return }
-        let spool = try Spool(folder: settings.spoolFolder, bound: settings.spoolBound, log: log)
+        let spool = try Spool(folder: settings.spoolFolder, bound: settings.spoolBound, logger: logger)
         self.spool = spool
         if spool.recovery.replayed > 0 {
-            log("Ingest: \(spool.recovery.replayed) messages a previous run left in the spool are written first.")
+            logger.notice("\(spool.recovery.replayed) messages a previous run left in the spool are written first.")
         }
         if spool.recovery.tornSegments > 0 {
-            log("Ingest: \(spool.recovery.tornSegments) spool segments ended in a record cut short by a crash; the whole records before it are kept.")
+            logger.warning("\(spool.recovery.tornSegments) spool segments ended in a record cut short by a crash; the whole records before it are kept.")
         }
         tasks.append(Task { await self.runBatches(spool) })
         do {
@@ -48,7 +49,7 @@ public actor IngestWorker {
 
     /// One client per broker, each subscribed to the group's filters, all feeding `spool`.
     private func connect(_ spool: Spool) async throws {
-        let log = self.log
+        let logger = self.logger
         let group = settings.group
         for (index, broker) in settings.brokers.enumerated() {
             let id = settings.brokers.count > 1 ? "\(settings.clientID)-\(index + 1)" : settings.clientID
@@ -57,7 +58,7 @@ public actor IngestWorker {
                     try spool.append(SpooledMessage(topic: message.topic, payload: message.payload, receivedAt: Date()))
                 } catch {
                     // Only a closed spool refuses (the worker is stopping after its clients closed).
-                    log("Ingest: a message on \(message.topic) arrived after the spool closed and is not kept: \(error)")
+                    logger.warning("A message on \(message.topic) arrived after the spool closed and is not kept: \(error)")
                 }
             }
             let client = try MQTTClient(broker: broker, options: options)
@@ -67,8 +68,8 @@ public actor IngestWorker {
             tasks.append(Task {
                 for await state in states {
                     switch state {
-                    case .connected: log("Ingest: connected to \(broker) as \(id), group \(group).")
-                    case .waiting: log("Ingest: \(state)")
+                    case .connected: logger.notice("Connected to \(broker) as \(id), group \(group).")
+                    case .waiting: logger.warning("\(state)")
                     case .idle, .connecting, .closed: break
                     }
                 }
@@ -111,7 +112,7 @@ public actor IngestWorker {
         let summary = counts.summary
         spool.close()
         self.spool = nil
-        log("Ingest stopped: \(summary)")
+        logger.notice("Stopped: \(summary)")
     }
 
     // MARK: - Batches
@@ -133,7 +134,7 @@ public actor IngestWorker {
             do {
                 try spool.sync()
             } catch {
-                log("Ingest: \(error)")
+                logger.error("\(error)")
             }
             guard await write(batch) else { return }
             tally.written += batch.count
@@ -142,7 +143,7 @@ public actor IngestWorker {
             } catch {
                 // The batch is written; only the mark is missing, so a restart writes it again
                 // and the region store ignores what it already has.
-                log("Ingest: \(error)")
+                logger.error("\(error)")
             }
         }
     }
@@ -169,14 +170,14 @@ public actor IngestWorker {
                 try await sink.write(batch)
                 if sinkAway {
                     sinkAway = false
-                    log("Ingest: the region database is back; writing resumes with \(spool?.depth ?? 0) messages waiting in the spool.")
+                    logger.notice("The region database is back; writing resumes with \(spool?.depth ?? 0) messages waiting in the spool.")
                 }
                 return true
             } catch {
                 tally.sinkRetries += 1
                 if !sinkAway {
                     sinkAway = true
-                    log("Ingest: the region database cannot be written (\(error)); messages wait in the spool, then at the broker, and writing is retried.")
+                    logger.warning("The region database cannot be written (\(error)); messages wait in the spool, then at the broker, and writing is retried.")
                 }
                 do { try await Task.sleep(for: delay) } catch { return false }
                 delay = min(delay * 2, settings.retryMax)

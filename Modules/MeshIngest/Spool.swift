@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Logging
 
 /// A worker's local spool (Docs/ingest.md, "Nothing lost"): every message from the broker is
 /// appended here before the MQTT callback returns, since Paho has already acknowledged it by
@@ -38,7 +39,7 @@ public final class Spool: @unchecked Sendable {
     private let pause: TimeInterval
     /// Held (flock) until `close`: one worker per folder.
     private var lock: Int32
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let arrivalSignal: AsyncStream<Void>.Continuation
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
@@ -56,12 +57,12 @@ public final class Spool: @unchecked Sendable {
     /// Opens the spool in `folder` (made when missing): reads what a previous process left
     /// unwritten and starts a new segment for this one.
     public init(folder: URL, bound: Int, segmentBytes: Int = 8 << 20, pause: TimeInterval = 1,
-                log: @escaping @Sendable (String) -> Void) throws(SpoolError) {
+                logger: Logger = Logger(label: "meshport.ingest")) throws(SpoolError) {
         self.folder = folder
         self.bound = max(1, bound)
         self.segmentBytes = max(1, segmentBytes)
         self.pause = pause
-        self.log = log
+        self.logger = logger
         (arrivals, arrivalSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -131,14 +132,14 @@ public final class Spool: @unchecked Sendable {
                 try write(record)
                 break
             } catch {
-                if !failing { log("\(error) Messages are held back at the broker until it can be written.") }
+                if !failing { logger.warning("\(error) Messages are held back at the broker until it can be written.") }
                 failing = true
                 _ = condition.wait(until: Date().addingTimeInterval(pause))
             }
         }
         if failing {
             failing = false
-            log("The ingest spool in \(folder.path) can be written again.")
+            logger.notice("The ingest spool in \(folder.path) can be written again.")
         }
         entries.append(Entry(message: message, end: Position(segment: segment, offset: segmentSize)))
         appended += 1

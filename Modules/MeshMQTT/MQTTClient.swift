@@ -1,5 +1,6 @@
 import CPahoMQTT
 import Foundation
+import Logging
 
 /// One connection to one broker through Paho's asynchronous client (libpaho-mqtt3as).
 ///
@@ -43,6 +44,8 @@ public actor MQTTClient {
     /// Paho's queue was full: sending resumes shortly (`resumeSending`).
     private var resumeTask: Task<Void, Never>?
     private var incomingDropped = 0
+    /// Problems that do not stop the client (`lastError`), and refused subscriptions.
+    private let logger: Logger
 
     /// Creates the client and loads the backlog a previous process left; nothing is sent
     /// before `start()`.
@@ -52,6 +55,9 @@ public actor MQTTClient {
         clientID = broker.clientID ?? options.clientID
         username = broker.username
         password = broker.password
+        var logger = Logger(label: "meshport.mqtt")
+        logger[metadataKey: "broker"] = "\(broker)"
+        self.logger = logger
         outbox = Outbox(backlog: try Backlog(capacity: options.backlogCapacity, folder: options.backlogFolder), window: options.inFlightWindow)
         bridge = PahoBridge(receive: options.receive)
         let buffer = max(1, options.incomingBuffer)
@@ -265,7 +271,7 @@ public actor MQTTClient {
             outbox.connectionLost()
             scheduleRetry(after: .connectionLost(broker: broker.description, detail: cause ?? "the broker closed the connection"))
         case .published(let sequence, _):
-            do { try outbox.acknowledged(sequence) } catch { lastError = error }
+            do { try outbox.acknowledged(sequence) } catch { problem(error) }
             pump()
         case .publishFailed(let sequence, let epoch):
             if outbox.failed(sequence, epoch: epoch) { pump() }
@@ -273,6 +279,7 @@ public actor MQTTClient {
             refusedFilters.remove(filter)
             grantedFilters.insert(filter)
         case .subscribeRefused(let filter):
+            logger.warning("The broker refused the subscription to \(filter).")
             refusedFilters.insert(filter)
             grantedFilters.remove(filter)
         case .message(let message):
@@ -287,7 +294,7 @@ public actor MQTTClient {
             let rc = send(entry, on: handle)
             switch rc {
             case MQTTASYNC_SUCCESS:
-                do { try outbox.handedOver(entry) } catch { lastError = error }
+                do { try outbox.handedOver(entry) } catch { problem(error) }
             case MQTTASYNC_MAX_BUFFERED_MESSAGES:
                 // Paho's queue is full (the socket is backed up): the rest wait in the backlog.
                 resumeSending()
@@ -296,8 +303,8 @@ public actor MQTTClient {
                 // The connection-lost event resends from the oldest unacknowledged message.
                 return
             default:
-                lastError = .library(operation: "send a message to \(entry.message.topic)", code: rc)
-                do { try outbox.refused(entry) } catch { lastError = error }
+                problem(.library(operation: "send a message to \(entry.message.topic)", code: rc))
+                do { try outbox.refused(entry) } catch { problem(error) }
             }
         }
     }
@@ -349,10 +356,18 @@ public actor MQTTClient {
         var response = cpaho_response_options()
         PahoCallbacks.arm(&response, mqtt5: options.session.isMQTT5)
         response.context = ticket.retainedContext
-        if MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response) != MQTTASYNC_SUCCESS {
+        let rc = MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response)
+        if rc != MQTTASYNC_SUCCESS {
             _ = PahoTicket.take(response.context)
+            logger.warning("\(MQTTError.library(operation: "subscribe to \(filter)", code: rc).description)")
             refusedFilters.insert(filter)
         }
+    }
+
+    /// Keeps `error` as `lastError` and says it in the log.
+    private func problem(_ error: MQTTError) {
+        lastError = error
+        logger.warning("\(error.description)")
     }
 
     private func setState(_ newState: MQTTConnectionState) {

@@ -26,9 +26,11 @@ extension RadioSession {
                 guard !closing else { return }
                 try requireLink()
                 set(.ready)
+                logger.notice("Reconnected to the radio (attempt \(attempt)).")
                 report(.reconnected(attempt: attempt))
                 return
             } catch {
+                logger.info("Reconnect attempt \(attempt) of \(reconnectPolicy.attempts) failed.")
                 report(.reconnectFailed(attempt: attempt, reason: "\(error)"))
                 if let transport {
                     self.transport = nil
@@ -36,6 +38,9 @@ extension RadioSession {
                 }
             }
         }
-        if !closing { set(.disconnected) }
+        if !closing {
+            logger.warning("Gave up reconnecting to the radio after \(attempt) attempts.")
+            set(.disconnected)
+        }
     }
 }

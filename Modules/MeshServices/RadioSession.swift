@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MeshCodec
 import MeshTransport
 
@@ -17,6 +18,9 @@ public actor RadioSession {
     /// A command's time limit (Docs/protocol.md §7.8: 5 s; pairing over BLE needs longer).
     public let commandTimeout: Duration
     public let reconnectPolicy: ReconnectPolicy
+    /// Link losses and reconnects; the owner names the radio in its metadata (no URL here:
+    /// a BLE URL may carry a pairing PIN).
+    let logger: Logger
     public internal(set) var state: State = .disconnected
     let makeTransport: TransportFactory
     var transport: (any Transport)?
@@ -48,8 +52,10 @@ public actor RadioSession {
     private let hub = EventHub<SessionEvent>()
 
     public init(url: TransportURL, clientName: String = "meshport", commandTimeout: Duration = .seconds(5),
-                reconnect: ReconnectPolicy = .standard, transport: @escaping TransportFactory) {
+                reconnect: ReconnectPolicy = .standard, logger: Logger = Logger(label: "meshport.session"),
+                transport: @escaping TransportFactory) {
         self.url = url
+        self.logger = logger
         self.clientName = clientName
         self.commandTimeout = commandTimeout
         self.reconnectPolicy = reconnect
@@ -242,6 +248,7 @@ public actor RadioSession {
         transport = nil
         if closing || state == .reconnecting { return }
         if wasUp && reconnectPolicy.attempts > 0 {
+            logger.warning("The link to the radio was lost; reconnecting.")
             startReconnecting()
         } else {
             set(.disconnected)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MeshDriverABI
 #if canImport(Glibc)
 import Glibc
@@ -63,7 +64,7 @@ public struct PluginLoader: Sendable {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: dir)
             } catch {
-                refused.append(RefusedDriver(path: dir, reason: "cannot list plugin directory: \(error.localizedDescription)"))
+                refuse(RefusedDriver(path: dir, reason: "cannot list plugin directory: \(error.localizedDescription)"))
                 continue
             }
             let candidates = names.sorted().filter { $0.hasSuffix(".so") && (!builtIn || $0.hasPrefix(Self.builtInPrefix)) }
@@ -78,16 +79,25 @@ public struct PluginLoader: Sendable {
     public mutating func load(path: String) {
         switch Self.open(path) {
         case let .failure(reason):
-            refused.append(RefusedDriver(path: path, reason: reason))
+            refuse(RefusedDriver(path: path, reason: reason))
         case let .success(driver):
             if let clash = driver.schemes.first(where: { s in loaded.contains { $0.schemes.contains(s) } }),
                let owner = loaded.first(where: { $0.schemes.contains(clash) }) {
-                refused.append(RefusedDriver(path: path, reason: "scheme \"\(clash)\" is already claimed by \(owner.name) (\(owner.path))"))
+                refuse(RefusedDriver(path: path, reason: "scheme \"\(clash)\" is already claimed by \(owner.name) (\(owner.path))"))
                 return
             }
             loaded.append(driver)
         }
     }
+
+    /// Keeps `driver` among the refused (`meshport plugins` lists them) and says so in the log,
+    /// where a service's operator sees why a radio's scheme has no driver.
+    private mutating func refuse(_ driver: RefusedDriver) {
+        refused.append(driver)
+        Self.logger.notice("The driver plugin \(driver.path) was refused: \(driver.reason)")
+    }
+
+    private static let logger = Logger(label: "meshport.plugins")
 
     public func driver(for scheme: String) -> LoadedDriver? {
         loaded.first { $0.schemes.contains(scheme.lowercased()) }
@@ -151,6 +161,7 @@ public struct PluginLoader: Sendable {
         }
         let schemes = (0..<Int(desc.scheme_count)).compactMap { schemesPtr[$0].map { String(cString: $0).lowercased() } }
         let known = LinkFlags.named.reduce(LinkFlags()) { $0.union($1.0) }
+        DriverLogging.connect(desc, name: String(cString: namePtr))
         return .success(LoadedDriver(path: path, name: String(cString: namePtr), version: desc.version.map { String(cString: $0) } ?? "?",
                                      schemes: schemes, linkKind: kind, maxFrameSize: Int(desc.max_frame_size), abiMinor: Int(minor),
                                      flags: LinkFlags(rawValue: desc.flags).intersection(known), descriptor: desc))
@@ -164,6 +175,7 @@ public struct PluginLoader: Sendable {
         withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: d, count: min(size, $0.count))) }
         if size < Layout.offset(of: \.validate)! + MemoryLayout<UnsafeRawPointer>.size { copy.validate = nil }
         if size < Layout.offset(of: \.flags)! + MemoryLayout<UInt32>.size { copy.flags = 0 }
+        if size < Layout.offset(of: \.set_log)! + MemoryLayout<UnsafeRawPointer>.size { copy.set_log = nil }
         return copy
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MeshCodec
 import MeshGateway
 import MeshMQTT
@@ -13,7 +14,7 @@ struct PacketForwarder: Sendable {
     let origin: GatewayOrigin
     let target: UplinkTarget
     let tally: UplinkTally
-    let log: @Sendable (String) -> Void
+    let logger: Logger
     let now: @Sendable () -> Date
 
     func forward(_ heard: ReceivedPacket) async {
@@ -22,7 +23,7 @@ struct PacketForwarder: Sendable {
             message = try PacketMessage(heard: heard, origin: origin, at: now())
         } catch {
             tally.count { $0.packetsUndecodable += 1 }
-            log("uplink to \(target): a heard packet was not sent: \(error)")
+            logger.warning("uplink to \(target): a heard packet was not sent: \(error)")
             return
         }
         do {
@@ -30,7 +31,7 @@ struct PacketForwarder: Sendable {
             tally.count { $0.packetsQueued += 1 }
         } catch {
             tally.count { $0.publishFailures += 1 }
-            log("uplink to \(target): a heard packet could not be queued: \(error)")
+            logger.warning("uplink to \(target): a heard packet could not be queued: \(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MeshCodec
 import MeshGateway
 import MeshMQTT
@@ -19,7 +20,7 @@ public actor Uplink {
     private let clientVersion: String
     private let messenger: Messenger?
     private let backlogFolder: URL?
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let now: @Sendable () -> Date
     private let origin: GatewayOrigin
     private let topics: GatewayTopics
@@ -36,12 +37,13 @@ public actor Uplink {
     /// `context`: the radio's, from its connection (its session, and its events and messages
     /// for the home automation topics). `backlogRoot`: the folder under which QoS 1 messages
     /// wait on disk while the broker is away, one subfolder per radio and `--mqtt` position
-    /// `index` (nil: in memory). `log` gets one sentence per event.
+    /// `index` (nil: in memory). `logger` gets one sentence per event, with the uplink named in
+    /// its metadata.
     /// `messenger`: the radio's, when the front end has one (a second one could give two
     /// messages the same ACK code); nil makes one for the home automation topic.
     public init(target: UplinkTarget, index: Int, context: ServiceContext, messenger: Messenger? = nil,
                 clientVersion: String = "meshport/\(MeshportVersion.text)", backlogRoot: URL?,
-                log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() }) throws {
+                logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.target = target
         self.context = context
         self.messenger = messenger
@@ -49,7 +51,9 @@ public actor Uplink {
         selfInfo = context.selfInfo
         self.clientVersion = clientVersion
         backlogFolder = backlogRoot?.appendingPathComponent("\(context.selfInfo.publicKey.hex.prefix(16))-\(index)")
-        self.log = log
+        var logger = logger
+        logger[metadataKey: "uplink"] = "\(target)"
+        self.logger = logger
         self.now = now
         origin = GatewayOrigin(selfInfo)
         topics = try GatewayTopics(region: target.region, publicKey: selfInfo.publicKey)
@@ -74,16 +78,16 @@ public actor Uplink {
         }
         self.client = client
         if target.messages || target.commands {
-            let home = HomeAutomation(context: context, messenger: messenger, client: client, qos: target.broker.qos, log: log)
+            let home = HomeAutomation(context: context, messenger: messenger, client: client, qos: target.broker.qos, logger: logger)
             try await home.start(messages: target.messages, commands: target.commands)
             self.home = home
         }
         let packets = session.subscribe()
         let states = await client.stateUpdates()
         await client.start()
-        log("uplink to \(target) started: region \(target.region), \(target.auth) authentication")
+        logger.notice("uplink to \(target) started: region \(target.region), \(target.auth) authentication")
         let forwarder = PacketForwarder(client: client, topic: topics.packets, qos: target.broker.qos, origin: origin, target: target,
-                                        tally: tally, log: log, now: now)
+                                        tally: tally, logger: logger, now: now)
         tasks.append(Task {
             for await event in packets {
                 guard case let .push(.logRxData(heard)) = event else { continue }
@@ -118,7 +122,7 @@ public actor Uplink {
             try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(StatusMessage.offline(origin: origin, at: now())),
                                                  qos: target.broker.qos, retain: true))
         } catch {
-            log("uplink to \(target): the offline status could not be queued: \(error)")
+            logger.warning("uplink to \(target): the offline status could not be queued: \(error)")
         }
         await client.close()
         self.client = nil
@@ -132,10 +136,10 @@ public actor Uplink {
         brokerConnected = state == .connected
         switch state {
         case .connected:
-            log("uplink to \(target): connected")
+            logger.notice("uplink to \(target): connected")
             await publishStatus()
         case let .waiting(error, retryIn):
-            log("uplink to \(target): \(error) Trying again in \(retryIn).")
+            logger.warning("uplink to \(target): \(error) Trying again in \(retryIn).")
         case .idle, .connecting, .closed:
             break
         }
@@ -160,7 +164,7 @@ public actor Uplink {
             try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(message), qos: target.broker.qos, retain: true))
             tally.count { $0.statusQueued += 1 }
         } catch {
-            log("uplink to \(target): the status could not be queued: \(error)")
+            logger.warning("uplink to \(target): the status could not be queued: \(error)")
         }
     }
 
@@ -170,8 +174,10 @@ public actor Uplink {
     private func reportDrops(_ client: MQTTClient) async {
         let dropped = await client.stats.dropped
         if dropped > droppedReported {
-            log("uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog, because the broker was away "
-                + "or took them more slowly than the radio heard them (\(dropped) in all)")
+            logger.warning("""
+                uplink to \(target): \(dropped - droppedReported) messages dropped from the full backlog, because the broker was away \
+                or took them more slowly than the radio heard them (\(dropped) in all)
+                """)
             droppedReported = dropped
         }
     }
@@ -192,9 +198,9 @@ public actor Uplink {
                 token = try await makeToken()
                 await client?.updateCredentials(username: GatewayToken.username(for: selfInfo.publicKey), password: token.text)
                 tally.count { $0.tokensMade += 1 }
-                log("uplink to \(target): token renewed, valid until \(Date(timeIntervalSince1970: Double(token.expiresAt)))")
+                logger.notice("uplink to \(target): token renewed, valid until \(Date(timeIntervalSince1970: Double(token.expiresAt)))")
             } catch {
-                log("uplink to \(target): the token could not be renewed (\(error)); trying again in a minute")
+                logger.warning("uplink to \(target): the token could not be renewed (\(error)); trying again in a minute")
                 do { try await Task.sleep(for: .seconds(60)) } catch { return }
             }
         }

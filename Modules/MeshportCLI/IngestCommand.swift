@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MeshIngest
 import MeshRegion
 
@@ -39,6 +40,7 @@ struct IngestCommand: AsyncParsableCommand {
     var retentionDays: Int?
     @Option(name: .customLong("session-expiry"), help: "Seconds the broker keeps a stopped worker's session and queue.")
     var sessionExpiry = 7 * 86_400
+    @OptionGroup var log: LogOptions
 
     func validate() throws {
         do {
@@ -49,26 +51,29 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        log.bootstrap()
+        let logger = Logger(label: "meshport.ingest")
         let options = try options()
         let store: RegionStore
         do {
-            store = try await Self.openStore(options)
+            store = try await Self.openStore(options, logger: logger)
         } catch {
-            Output.error("ingest: \(error)")
+            logger.error("\(error)")
             throw ExitCode.failure
         }
-        let worker = IngestWorker(settings: options.settings, sink: store, log: { Output.note($0) })
+        let worker = IngestWorker(settings: options.settings, sink: store, logger: logger)
         try await worker.start()
-        Output.note("ingest: group \(options.group), client \(options.clientID), spool \(options.spoolFolder.path)")
+        logger.notice("Working in group \(options.group) as client \(options.clientID), spool \(options.spoolFolder.path).")
         let report = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: .seconds(60)) } catch { return }
-                Output.note("ingest: \(await worker.counts.summary)")
+                let summary = await worker.counts.summary
+                logger.notice("\(summary)")
             }
         }
-        let retention = options.retentionDays.map { days in Task { await Self.keep(days: days, in: store) } }
+        let retention = options.retentionDays.map { days in Task { await Self.keep(days: days, in: store, logger: logger) } }
         let signal = await Termination.wait()
-        Output.note("ingest: stopped by \(signal)")
+        logger.notice("Stopped by \(signal).")
         report.cancel()
         retention?.cancel()
         await worker.stop()
@@ -83,12 +88,12 @@ struct IngestCommand: AsyncParsableCommand {
 
     /// Applies the retention setting now and every hour; a failure is logged and tried again
     /// at the next hour (several workers doing it at once is harmless).
-    private static func keep(days: Int, in store: RegionStore) async {
+    private static func keep(days: Int, in store: RegionStore, logger: Logger) async {
         while !Task.isCancelled {
             do {
                 try await store.applyRetention(keepingDays: days)
             } catch {
-                Output.note("ingest: \(error)")
+                logger.error("\(error)")
             }
             do { try await Task.sleep(for: .seconds(3600)) } catch { return }
         }
@@ -96,17 +101,17 @@ struct IngestCommand: AsyncParsableCommand {
 
     /// The region store, connected and migrated. A database that is not up yet (the worker
     /// started before it) is waited for, with backoff; any other failure ends the command.
-    private static func openStore(_ options: IngestOptions) async throws(RegionStoreError) -> RegionStore {
+    private static func openStore(_ options: IngestOptions, logger: Logger) async throws(RegionStoreError) -> RegionStore {
         var delay = Duration.seconds(1)
         var said = false
         while true {
             do throws(RegionStoreError) {
-                let store = try await RegionStore.connect(url: options.postgres, log: { Output.note($0) })
+                let store = try await RegionStore.connect(url: options.postgres, log: { logger.notice("\($0)") })
                 try await store.migrate()
-                if said { Output.note("ingest: the region database answers now.") }
+                if said { logger.notice("The region database answers now.") }
                 return store
             } catch let failure where failure.retryLater {
-                if !said { Output.note("ingest: \(failure); trying again until it answers.") }
+                if !said { logger.warning("\(failure); trying again until it answers.") }
                 said = true
                 do { try await Task.sleep(for: delay) } catch { throw failure }
                 delay = min(delay * 2, .seconds(30))

@@ -21,6 +21,9 @@ public struct Meshport: AsyncParsableCommand {
     public static func start() async {
         do {
             var command = try await asyncParseAsRoot()
+            // serve and ingest choose their own format and level; the others print what they
+            // have to say themselves, and the modules' logs only on errors.
+            if !(command is Serve || command is IngestCommand) { StderrLogHandler.bootstrap(format: .text, level: .error) }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MeshportServer
 import MeshTransport
 import MeshUplink
@@ -72,6 +73,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error (default notice).", valueName: "level"))
     var logLevel: String?
 
+    @Option(help: ArgumentHelp("Log lines on stderr: text (one line per event; journald's priorities under systemd) or json (one object per line). Default text.", valueName: "format"))
+    var logFormat: LogFormat?
+
     @Option(name: .customLong("mqtt"), help: ArgumentHelp("Uplink every packet the radios hear to this MQTT broker, in the community format (Docs/gateway.md): mqtt[s]://[USER:PASSWORD@]HOST[:PORT]?region=IATA[&auth=token][&qos=0|1]...; repeatable.", valueName: "url"))
     var mqtt: [String] = []
 
@@ -91,7 +95,10 @@ struct Serve: AsyncParsableCommand {
     /// The server, with routes beside the API's when a program embeds it (EmbeddedServe.swift).
     func serve(extraRoutes: MeshportServer.ExtraRoutes?) async throws {
         do {
-            let config = try configuration()
+            let file = try configFile()
+            let level = logLevel ?? file.logLevel ?? "notice"
+            StderrLogHandler.bootstrap(format: logFormat ?? file.logFormat ?? .text, level: Logger.Level(rawValue: level) ?? .notice)
+            let config = try configuration(file: file, logLevel: level)
             if checkConfig {
                 let count = { (n: Int, what: String) in "\(n) \(what)\(n == 1 ? "" : "s")" }
                 print("config ok: \(count(config.radios.count, "radio")), http on \(config.http), database \(config.databasePath)"
@@ -121,16 +128,18 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    /// The flags over the config file over the defaults, checked; nothing is created.
-    private func configuration() throws -> ServeConfiguration {
-        var file = ServeConfigFile()
-        if let config {
-            do {
-                file = try ServeConfigFile.load(config)
-            } catch {
-                throw CLIError(error.description, status: .usage)
-            }
+    /// The --config file, or no keys without one.
+    private func configFile() throws(CLIError) -> ServeConfigFile {
+        guard let config else { return ServeConfigFile() }
+        do {
+            return try ServeConfigFile.load(config)
+        } catch {
+            throw CLIError(error.description, status: .usage)
         }
+    }
+
+    /// The flags over the config file over the defaults, checked; nothing is created.
+    private func configuration(file: ServeConfigFile, logLevel: String) throws -> ServeConfiguration {
         var urls = radios.isEmpty ? file.radio ?? [] : radios
         if urls.isEmpty {
             if let env = Paths.environment["MESHPORT_RADIO"], !env.isEmpty {
@@ -163,7 +172,7 @@ struct Serve: AsyncParsableCommand {
             passwordFile: Paths.passwordFile, allowedOrigins: Set(allowedOrigins.isEmpty ? file.allowOrigin ?? [] : allowedOrigins),
             commandTimeout: .milliseconds(Int(timeout * 1000)), eventBuffer: eventBuffer ?? file.eventBuffer ?? 1024,
             maxBodyBytes: maxBody ?? file.maxBody ?? 64 * 1024, statsInterval: statsInterval > 0 ? .milliseconds(Int(statsInterval * 1000)) : nil,
-            logLevel: logLevel ?? file.logLevel ?? "notice")
+            logLevel: logLevel)
         config.uplinks = uplinks
         config.history = history ?? file.history
         try mapSettings(into: &config, mapTiles: mapTiles ?? file.mapTiles, leaflet: leaflet ?? file.leaflet)

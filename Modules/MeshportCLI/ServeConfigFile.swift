@@ -23,12 +23,13 @@ struct ServeConfigFile: Equatable {
     var maxBody: Int?
     var statsInterval: Double?
     var logLevel: String?
+    var logFormat: LogFormat?
     var mqtt: [String]?
     var history: String?
 
     /// Every key the file may hold.
     static let keys = ["radio", "db", "http", "companion", "token-file", "web-root", "map-tiles", "leaflet", "allow-origin",
-                       "timeout", "event-buffer", "max-body", "stats-interval", "log-level", "mqtt", "history"]
+                       "timeout", "event-buffer", "max-body", "stats-interval", "log-level", "log-format", "mqtt", "history"]
 
     static func load(_ path: String) throws(ServeConfigError) -> ServeConfigFile {
         let text: String
@@ -68,6 +69,7 @@ struct ServeConfigFile: Equatable {
         file.maxBody = try reader.integer("max-body", ServeRules.maxBody)
         file.statsInterval = try reader.number("stats-interval", ServeRules.statsInterval)
         file.logLevel = try reader.string("log-level", ServeRules.logLevel)
+        file.logFormat = try reader.string("log-format", ServeRules.logFormat).flatMap(LogFormat.init(rawValue:))
         file.mqtt = try reader.strings("mqtt", ServeRules.brokerURL)
         file.history = try reader.string("history")
         return file
@@ -158,6 +160,9 @@ enum ServeRules {
     static func statsInterval(_ seconds: Double) -> String? { seconds >= 0 ? nil : "must be 0 or more" }
     static func logLevel(_ level: String) -> String? {
         logLevels.contains(level) ? nil : "must be one of trace, debug, info, notice, warning, error"
+    }
+    static func logFormat(_ format: String) -> String? {
+        LogFormat(rawValue: format) == nil ? "must be text or json" : nil
     }
 
     /// HOST:PORT to listen on.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MeshUplink
 
 /// `meshport uplink`: a gateway without HTTP: the radio's heard packets to MQTT brokers in the
@@ -29,13 +30,15 @@ struct UplinkCommand: AsyncParsableCommand {
     func run() async throws {
         let targets = try mqtt.map { try UplinkTarget(parsing: $0) }
         let folder = URL(fileURLWithPath: options.databasePath).deletingLastPathComponent().appendingPathComponent("uplink")
+        var logger = Logger(label: "meshport.uplink")
+        logger.logLevel = .notice
         try await reportingRadioErrors {
             try await RadioConnection.with(options, keepAlive: true) { radio in
                 var uplinks: [Uplink] = []
                 do {
                     for (index, target) in targets.enumerated() {
                         let uplink = try Uplink(target: target, index: index, context: radio.context, backlogRoot: folder,
-                                                log: { Output.note($0) })
+                                                logger: logger)
                         try await uplink.start()
                         uplinks.append(uplink)
                     }
@@ -45,7 +48,7 @@ struct UplinkCommand: AsyncParsableCommand {
                     throw error
                 }
                 let signal = await Termination.wait()
-                Output.note("uplink: stopped by \(signal)")
+                logger.notice("Stopped by \(signal).")
                 for uplink in uplinks { await uplink.stop() }
             }
         }

@@ -7,6 +7,7 @@ import MeshRegion
 import MeshServices
 import MeshStore
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// `meshport serve`: every radio kept connected on its own, the REST API and the events
@@ -40,15 +41,26 @@ public enum MeshportServer {
         let web = try WebFiles(config)
         let store = try MeshStore.open(at: config.databasePath)
 
+        let notifier: SystemdNotifier?
+        do {
+            notifier = try SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ServeError.systemd(error.description)
+        }
+        let readiness = ServeReadiness(listeners: 1 + config.companions.count,
+                                       radios: config.radios.indices.map { (String($0), ShownURL(config.radios[$0].url).shown) })
         let metrics = ServerMetrics()
         let publisher = EventPublisher(broadcaster: EventBroadcaster(capacity: config.eventBuffer), logger: logger, metrics: metrics)
         let radios = config.radios.enumerated().map { index, target in
+            var radioLogger = logger
+            radioLogger[metadataKey: "radio"] = "\(index)"
             let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: config.commandTimeout, reconnect: .standard,
-                                       transport: target.transport)
+                                       logger: radioLogger, transport: target.transport)
             let uplinks = RadioUplinks(radioID: String(index), targets: config.uplinks, folder: config.uplinkFolder.map { URL(fileURLWithPath: $0) },
                                        logger: logger, events: publisher, metrics: metrics)
             return ServedRadio(id: String(index), client: MeshClient(session: session, store: store), passwordFile: config.passwordFile,
-                               statsInterval: config.statsInterval, events: publisher, uplinks: uplinks, figures: metrics.radio(String(index)))
+                               statsInterval: config.statsInterval, events: publisher, uplinks: uplinks, figures: metrics.radio(String(index)),
+                               readiness: readiness)
         }
         let policy = SecurityPolicy(token: token, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, metrics: metrics)
         let region: RegionHistory?
@@ -81,20 +93,43 @@ public enum MeshportServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? http.port
                 announce("meshport serve: listening on http://\(ListenAddress(host: http.host, port: port))\(tokenNote)")
+                readiness.listenerBound()
             },
             logger: logger)
 
         let companions = config.companions.enumerated().map { index, address in
-            CompanionEndpoint(address: address, radio: radios[index], metrics: metrics, logger: logger, announce: announce)
+            CompanionEndpoint(address: address, radio: radios[index], metrics: metrics, logger: logger) { line in
+                announce(line)
+                readiness.listenerBound()
+            }
+        }
+        // Started last, so shutdown tells systemd first (STOPPING=1).
+        let systemd = notifier.map { notifier in
+            SystemdService(notifier: notifier, readiness: readiness, alive: { await serverAlive(radios) }, logger: logger)
         }
         let radiosService = RadiosService(radios: radios, store: store, publisher: publisher, logger: logger)
         // Shut down in reverse: first the HTTP server, then the companion ports, then the radios and the store.
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: radiosService)] + companions.map { .init(service: $0) } + [.init(service: app)],
+            services: [.init(service: radiosService)] + companions.map { .init(service: $0) } + [.init(service: app)]
+                + (systemd.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await region?.close()
     }
+}
+
+/// True once every event loop (HTTP, companion ports) has run a no-op and every radio's actor
+/// has answered; it never returns while one of them hangs (SystemdService's watchdog).
+private func serverAlive(_ radios: [ServedRadio]) async -> Bool {
+    for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+        do {
+            try await loop.submit {}.get()
+        } catch {
+            return false
+        }
+    }
+    for radio in radios { _ = await radio.state }
+    return true
 }
 
 /// Brings the region database's schema up to this build's (what `meshport ingest` also does),

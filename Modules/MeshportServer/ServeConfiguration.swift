@@ -109,6 +109,8 @@ public enum ServeError: Error, Hashable, Sendable, CustomStringConvertible {
     case webRoot(String, reason: String)
     case mapTiles(String, reason: String)
     case history(String)
+    /// `$NOTIFY_SOCKET` names no socket serve can send to.
+    case systemd(String)
 
     public var description: String {
         switch self {
@@ -121,6 +123,7 @@ public enum ServeError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .webRoot(path, reason): "web root \(path): \(reason)"
         case let .mapTiles(template, reason): "map tiles \(template): \(reason)"
         case let .history(reason): "--history: \(reason)"
+        case let .systemd(reason): reason
         }
     }
 }

@@ -72,6 +72,15 @@ static int loopback_validate(const char *url, meshport_error *error) {
     return 0;
 }
 
+/* The host's log (ABI 1.2), given before any other call; NULL under a host that gives none. */
+static meshport_log_fn host_log;
+static void *host_log_context;
+
+static void loopback_set_log(meshport_log_fn log, void *context) {
+    host_log = log;
+    host_log_context = context;
+}
+
 static void *loopback_open(const char *url, const meshport_callbacks *callbacks, meshport_error *error) {
     if (loopback_validate(url, error) != 0) return NULL;
     if (strcmp(url + 11, "missing") == 0) {
@@ -91,6 +100,7 @@ static void *loopback_open(const char *url, const meshport_callbacks *callbacks,
         free(l);
         return NULL;
     }
+    if (host_log != NULL) host_log(host_log_context, MESHPORT_LOG_NOTICE, "The loopback link echoes every frame it is sent.");
     return l;
 }
 
@@ -140,6 +150,7 @@ static const meshport_driver_descriptor descriptor = {
     .send = loopback_send,
     .close = loopback_close,
     .validate = loopback_validate,
+    .set_log = loopback_set_log,
 };
 
 const meshport_driver_descriptor *meshport_driver_entry(void) { return &descriptor; }

@@ -16,7 +16,7 @@ import Testing
         let sinks = [TestSink(), TestSink()]
         var workers: [IngestWorker] = []
         for (index, sink) in sinks.enumerated() {
-            let worker = IngestWorker(settings: try IngestTest.settings(broker, dir: dir, name: "w\(index)"), sink: sink) { _ in }
+            let worker = IngestWorker(settings: try IngestTest.settings(broker, dir: dir, name: "w\(index)"), sink: sink)
             try await worker.start()
             workers.append(worker)
         }

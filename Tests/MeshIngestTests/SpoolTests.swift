@@ -13,7 +13,7 @@ import Testing
     }
 
     static func open(_ dir: TempDir, bound: Int = 1000, segmentBytes: Int = 1 << 20, pause: TimeInterval = 30) throws -> Spool {
-        try Spool(folder: dir.url.appendingPathComponent("spool"), bound: bound, segmentBytes: segmentBytes, pause: pause, log: { _ in })
+        try Spool(folder: dir.url.appendingPathComponent("spool"), bound: bound, segmentBytes: segmentBytes, pause: pause)
     }
 
     static func segmentFiles(_ dir: TempDir) throws -> [String] {

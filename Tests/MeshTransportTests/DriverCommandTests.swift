@@ -17,7 +17,7 @@ import Testing
         #expect(Set(loaded.compactMap { $0["name"] as? String }) == ["tcp", "serial", "ble", "usb", "loopback"])
         let loopback = try #require(loaded.first { $0["name"] as? String == "loopback" })
         #expect(loopback["linkKind"] as? String == "packet" && loopback["schemes"] as? [String] == ["loopback"])
-        #expect(loopback["abi"] as? String == "1.1" && loopback["path"] as? String == "\(dir)/libloopback.so")
+        #expect(loopback["abi"] as? String == "1.2" && loopback["path"] as? String == "\(dir)/libloopback.so")
         let ble = try #require(loaded.first { $0["name"] as? String == "ble" })
         #expect(ble["capabilities"] as? [String] == ["pairing"] && loopback["capabilities"] as? [String] == [])
         let refused = try #require(doc["refused"] as? [[String: String]])

@@ -105,7 +105,7 @@ func pluginDirectory(_ files: [(source: String, name: String, mode: Int)]) throw
         loader.load(directories: [(binDirectory, true)])
         let flags = Dictionary(uniqueKeysWithValues: loader.loaded.map { ($0.name, $0.flags) })
         #expect(flags == ["tcp": [], "serial": .serialConsole, "usb": .serialConsole, "ble": .needsPairing])
-        #expect(loader.loaded.allSatisfy { $0.abi == "1.1" })
+        #expect(loader.loaded.allSatisfy { $0.abi == "1.2" })
     }
 
     /// A driver's validate entry refuses a bad URL before anything is opened.

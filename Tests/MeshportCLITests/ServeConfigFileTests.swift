@@ -14,6 +14,7 @@ import Testing
         #expect(file.radio == ["serial:///dev/serial/by-id/usb-Silicon_Labs_CP2102-if00-port0"] && file.http == "0.0.0.0:8080")
         #expect(file.companion == ["0.0.0.0:5000"] && file.mqtt?.count == 1 && file.allowOrigin == [] && file.mapTiles == "off")
         #expect(file.timeout == 5 && file.eventBuffer == 1024 && file.maxBody == 65536 && file.statsInterval == 300 && file.logLevel == "notice")
+        #expect(file.logFormat == .text)
         #expect(file.leaflet == nil && file.webRoot == nil)
     }
 
@@ -29,6 +30,7 @@ import Testing
             ("timeout = 900\n", ServeConfigError(path: "s.toml", line: 1, key: "timeout", reason: "must be between 0 and 600 seconds, not 900.0")),
             ("radio = [\"tcp://a:1\", 5]\n", ServeConfigError(path: "s.toml", line: 1, key: "radio", reason: "must be a list of strings; one item is an integer")),
             ("log-level = \"loud\"\n", ServeConfigError(path: "s.toml", line: 1, key: "log-level", reason: "must be one of trace, debug, info, notice, warning, error")),
+            ("log-format = \"xml\"\n", ServeConfigError(path: "s.toml", line: 1, key: "log-format", reason: "must be text or json")),
             ("max-body = 1.5\n", ServeConfigError(path: "s.toml", line: 1, key: "max-body", reason: "must be a whole number, not a floating-point number")),
             ("radio = \"tcp://a:1\"\n\ncompanion = [\"0.0.0.0:5000\", \"x\"]\n",
              ServeConfigError(path: "s.toml", line: 3, key: "companion", reason: "\"x\" is not an address to listen on: expected HOST:PORT")),

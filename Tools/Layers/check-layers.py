@@ -44,9 +44,9 @@ RULES = {
     "CUSBFS": ("system library", set(), set()),
     # MQTT: a broker client on Paho; nothing of the project, so any layer above may use it.
     "CPahoMQTT": ("system library", set(), set()),
-    "MeshMQTT": ("mqtt", {"CPahoMQTT"}, SYSTEM),
+    "MeshMQTT": ("mqtt", {"CPahoMQTT"}, SYSTEM | {"Logging"}),
     # Transport: the host side of the ABI; no services, no store.
-    "MeshTransport": ("transport", {"MeshCodec", "MeshDriverABI", "MeshTransportURL"}, SYSTEM),
+    "MeshTransport": ("transport", {"MeshCodec", "MeshDriverABI", "MeshTransportURL"}, SYSTEM | {"Logging"}),
     # Store: no transport, no services.
     "MeshStore": ("store", {"MeshCodec"}, SYSTEM | {"GRDB", "GRDBSQLite"}),
     # Simulator: a radio and its mesh; no services, no store, no transport.
@@ -55,22 +55,22 @@ RULES = {
     # The conformance suite drives a transport; it knows no simulator and no services.
     "MeshConformance": ("conformance", {"MeshCodec", "MeshTransport", "MeshTransportURL", "MeshConformanceCommands"}, SYSTEM),
     # Services: sessions and domain logic; no front end.
-    "MeshServices": ("services", {"MeshCodec", "MeshCrypto", "MeshTransport", "MeshTransportURL", "MeshStore"}, SYSTEM),
+    "MeshServices": ("services", {"MeshCodec", "MeshCrypto", "MeshTransport", "MeshTransportURL", "MeshStore"}, SYSTEM | {"Logging"}),
     # Gateway mode: the community uplink format; services-level, no MQTT.
     "MeshGateway": ("services", {"MeshCodec", "MeshCrypto", "MeshServices", "MeshStore"}, SYSTEM),
     # The gateway uplink: services, the community format and the MQTT client together.
-    "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM),
+    "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM | {"Logging"}),
     # Region history: the records of a region and their PostgreSQL store; no services, no MQTT.
     "MeshRegion": ("region", set(), SYSTEM | {"PostgresNIO", "Logging", "NIOCore", "Crypto"}),
     # Ingest workers: the community topics from a broker into region records; the MQTT client
     # and the community format, no services.
-    "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM),
+    "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM | {"Logging"}),
     # Front ends.
     "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL",
                                      "MeshUplink", "MeshMQTT", "MeshRegion"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
                                  "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes", "Metrics", "Prometheus"}),
-    "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser", "TOMLKit"}),
+    "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser", "TOMLKit", "Logging"}),
     "meshport": ("front end", {"MeshportCLI"}, set()),
 }
 # The CLI may use any shipped module, but never test support.

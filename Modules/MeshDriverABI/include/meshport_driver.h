@@ -17,6 +17,9 @@
  *      about the link) in the descriptor; `fix` at the end of meshport_error. The host passes
  *      drivers zeroed errors of the full size, so a 1.0 driver leaves `fix` empty; it reads
  *      `fix` of an error a driver hands it (link_lost) only when the driver's minor is 1 or more.
+ * 1.2: `set_log` in the descriptor: the host hands the driver its log. A 1.1 driver has none
+ *      and logs nothing through the host; a 1.2 driver loaded by a 1.1 host is never given a
+ *      log (its `set_log` is past what that host reads), so a driver works without one.
  *
  * Threading and re-entrancy:
  *  - discover, validate, open, send and close may be called from any thread. The host never
@@ -43,7 +46,7 @@ extern "C" {
 #endif
 
 #define MESHPORT_DRIVER_ABI_MAJOR 1
-#define MESHPORT_DRIVER_ABI_MINOR 1
+#define MESHPORT_DRIVER_ABI_MINOR 2
 #define MESHPORT_DRIVER_ENTRY_SYMBOL "meshport_driver_entry"
 
 /* How frames travel on the link. */
@@ -93,6 +96,20 @@ typedef void (*meshport_link_lost_fn)(void *context, const meshport_error *error
 /* Called by discover for each radio found. */
 typedef void (*meshport_found_fn)(void *context, const char *url, const char *label, const char *details);
 
+/* How much a driver's log line matters (syslog's numbers, as journald files them). */
+typedef enum meshport_log_level {
+    MESHPORT_LOG_ERROR = 3,
+    MESHPORT_LOG_WARNING = 4,
+    MESHPORT_LOG_NOTICE = 5,
+    MESHPORT_LOG_INFO = 6,
+    MESHPORT_LOG_DEBUG = 7
+} meshport_log_level;
+
+/* The host's log: one sentence per call, UTF-8, NUL-terminated, valid only for the call. A
+   driver may call it from any thread, at any time once set_log has given it, and must not
+   hold a lock the host could need (the call writes a line and returns). */
+typedef void (*meshport_log_fn)(void *context, meshport_log_level level, const char *message);
+
 typedef struct meshport_callbacks {
     void *context;
     meshport_received_fn received;
@@ -131,6 +148,12 @@ typedef struct meshport_driver_descriptor {
     int (*validate)(const char *url, meshport_error *error);
     /* meshport_link_flag bits; unknown bits are ignored. */
     uint32_t flags;
+
+    /* ABI 1.2. */
+    /* Called by the host once the driver is loaded, before any other call (and again if the
+       library is loaded again: the last log given counts), with the log to write to and its
+       context. May be NULL: the driver then logs nothing through the host. */
+    void (*set_log)(meshport_log_fn log, void *context);
 } meshport_driver_descriptor;
 
 /* The size of the 1.0 descriptor: the least descriptor_size the host accepts. */

@@ -1,3 +1,4 @@
+import Logging
 import MeshCodec
 import MeshMQTT
 import MeshServices
@@ -14,7 +15,7 @@ actor HomeAutomation {
     private let client: MQTTClient
     private let topics: HomeTopics
     private let qos: MQTTQoS
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let messenger: Messenger
     private let ownsMessenger: Bool
     private var tasks: [Task<Void, Never>] = []
@@ -26,11 +27,11 @@ actor HomeAutomation {
 
     /// `messenger`: the front end's, shared (it stays running when this stops); nil makes one
     /// of its own.
-    init(context: ServiceContext, messenger: Messenger?, client: MQTTClient, qos: MQTTQoS, log: @escaping @Sendable (String) -> Void) {
+    init(context: ServiceContext, messenger: Messenger?, client: MQTTClient, qos: MQTTQoS, logger: Logger) {
         self.context = context
         self.client = client
         self.qos = qos
-        self.log = log
+        self.logger = logger
         topics = HomeTopics(publicKey: context.selfInfo.publicKey)
         self.messenger = messenger ?? Messenger(context: context)
         ownsMessenger = messenger == nil
@@ -69,7 +70,7 @@ actor HomeAutomation {
         do {
             try await client.publish(MQTTMessage(topic: topics.messages, text: try EventJSON(EventJSON.Body(event)).line(), qos: qos))
         } catch {
-            log("home automation: a message event could not be queued for \(topics.messages): \(error)")
+            logger.warning("home automation: a message event could not be queued for \(topics.messages): \(error)")
         }
     }
 
@@ -81,11 +82,11 @@ actor HomeAutomation {
             command = try HomeCommand(decoding: payload)
         } catch {
             if case let .badCommand(id, _) = error { await answer(HomeOutcome(id: id, result: .rejected, failure: error)) }
-            log("home automation: a command on \(topics.send) was rejected: \(error)")
+            logger.warning("home automation: a command on \(topics.send) was rejected: \(error)")
             return
         }
         if let id = command.id, !recentIDs.insert(id) {
-            log("home automation: command \"\(id)\" on \(topics.send) came again (a QoS 1 redelivery, or a reused id); it was not sent twice")
+            logger.notice("home automation: command \"\(id)\" on \(topics.send) came again (a QoS 1 redelivery, or a reused id); it was not sent twice")
             return
         }
         do throws(HomeCommandError) {
@@ -106,7 +107,7 @@ actor HomeAutomation {
             }
         } catch {
             await answer(HomeOutcome(id: command.id, result: error.savedNothing ? .rejected : .failed, failure: error))
-            log("home automation: the command on \(topics.send) sent nothing: \(error)")
+            logger.warning("home automation: the command on \(topics.send) sent nothing: \(error)")
         }
     }
 
@@ -135,7 +136,7 @@ actor HomeAutomation {
             await answer(HomeOutcome(id: command.id, result: .delivered, message: MessageJSON(report.message)))
         case let .failed(error):
             await answer(HomeOutcome(id: command.id, result: .failed, failure: .messaging(error), message: MessageJSON(report.message)))
-            log("home automation: message \(report.message.id) sent from \(topics.send) failed: \(error)")
+            logger.warning("home automation: message \(report.message.id) sent from \(topics.send) failed: \(error)")
         case .inFlight:
             break
         }
@@ -145,7 +146,7 @@ actor HomeAutomation {
         do {
             try await client.publish(MQTTMessage(topic: topics.sent, payload: try outcome.payload(), qos: qos))
         } catch {
-            log("home automation: an outcome could not be queued for \(topics.sent): \(error)")
+            logger.warning("home automation: an outcome could not be queued for \(topics.sent): \(error)")
         }
     }
 }

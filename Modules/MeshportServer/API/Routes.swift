@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import MeshCodec
 import MeshServices
 import MeshStore
@@ -15,7 +16,7 @@ extension Served {
             // Reached only when the upgrade was not made: a plain GET, or one the rules refused.
             throw APIError(.badRequest, "websocket_required", "/api/events is a WebSocket: connect with an Upgrade: websocket request")
         }
-        router.get("/api/backup") { _, _ in try await self.backup() }
+        router.get("/api/backup") { _, context in try await self.backup(logger: context.logger) }
         router.get("/api/radios") { _, _ in try await self.json(self.radioList()) }
         router.get("/api/map") { _, _ in try self.json(web.map) }
         router.get("/api/server") { _, _ in try self.json(ServerJSON(version: MeshportVersion.text, regionHistory: self.region != nil)) }
@@ -78,7 +79,7 @@ extension Served {
 
     /// The whole database, copied with SQLite's online backup while the radios keep writing,
     /// then streamed from the copy (unlinked at once: it goes when the answer is sent).
-    private func backup() async throws(APIError) -> Response {
+    private func backup(logger: Logger) async throws(APIError) -> Response {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("meshport-backup-\(UUID().uuidString).db").path
         let store = store
         let handle: FileHandle
@@ -94,7 +95,7 @@ extension Served {
         let stamp = Date().formatted(.iso8601.year().month().day().dateSeparator(.omitted))
         let headers: HTTPFields = [.contentType: "application/vnd.sqlite3", .contentDisposition: "attachment; filename=\"meshport-\(stamp).db\""]
         return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: size) { writer in
-            defer { BackupStream.close(handle) }
+            defer { BackupStream.close(handle, logger: logger) }
             while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
                 try await writer.write(ByteBuffer(bytes: chunk))
             }
@@ -104,7 +105,7 @@ extension Served {
 }
 
 private enum BackupStream {
-    static func close(_ handle: FileHandle) {
-        do { try handle.close() } catch { print("meshport serve: closing the backup copy failed: \(error)") }
+    static func close(_ handle: FileHandle, logger: Logger) {
+        do { try handle.close() } catch { logger.warning("Closing the backup copy failed: \(error.localizedDescription)") }
     }
 }

@@ -17,12 +17,12 @@ package final class EventPublisher: Sendable {
     }
 
     func publish(radio: String, _ event: ClientEvent) {
-        if case let .problem(text) = event { logger.warning("radio \(radio): \(text)") }
+        if case let .problem(text) = event { logger.warning("\(text)", metadata: ["radio": "\(radio)"]) }
         publish(EventJSON(radio: radio, EventJSON.Body(event)))
     }
 
     func problem(radio: String, _ text: String) {
-        logger.notice("radio \(radio): \(text)")
+        logger.notice("\(text)", metadata: ["radio": "\(radio)"])
         publish(EventJSON(radio: radio, .problem(text)))
     }
 
@@ -36,7 +36,7 @@ package final class EventPublisher: Sendable {
         do {
             return try event.line()
         } catch {
-            logger.error("event \(event.type) cannot be encoded: \(error)")
+            logger.error("An event of type \(event.type) cannot be encoded: \(error.localizedDescription)")
             return nil
         }
     }

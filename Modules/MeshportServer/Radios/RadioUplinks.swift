@@ -34,10 +34,11 @@ actor RadioUplinks {
         await stop()
         radioKey = context.selfInfo.publicKey.bytes
         for (index, target) in targets.enumerated() {
-            let logger = self.logger, radioID = self.radioID
+            var logger = self.logger
+            logger[metadataKey: "radio"] = "\(radioID)"
             do {
                 let uplink = try Uplink(target: target, index: index, context: context, messenger: messenger, backlogRoot: folder,
-                                        log: { logger.notice("radio \(radioID): \($0)") })
+                                        logger: logger)
                 try await uplink.start()
                 figures[index].restart()
                 running.append((uplink, figures[index]))

@@ -20,6 +20,8 @@ actor ServedRadio {
     /// `serve --mqtt`: this radio's gateway uplinks.
     nonisolated let uplinks: RadioUplinks
     private var figures: RadioFigures
+    /// Hears whether this radio is up, for systemd's status line.
+    private let readiness: ServeReadiness
 
     private(set) var state: RadioSession.State = .disconnected
     private(set) var lastError: String?
@@ -40,8 +42,9 @@ actor ServedRadio {
     private var stopped = false
 
     init(id: String, client: MeshClient, passwordFile: String?, statsInterval: Duration?, events: EventPublisher, uplinks: RadioUplinks,
-         figures: RadioFigures) {
+         figures: RadioFigures, readiness: ServeReadiness) {
         self.id = id
+        self.readiness = readiness
         self.uplinks = uplinks
         self.figures = figures
         shownURL = ShownURL(client.session.url)
@@ -69,6 +72,7 @@ actor ServedRadio {
                 if Task.isCancelled || stopped { return }
                 let reason = shownURL.redact("\(error)")
                 lastError = reason
+                readiness.radio(id, problem: reason)
                 attempt += 1
                 events.problem(radio: id, "connecting to \(url) failed (attempt \(attempt)): \(reason)")
             }
@@ -165,7 +169,13 @@ actor ServedRadio {
         figures.observe(event)
         switch event {
         case let .connection(new):
+            let was = state
             state = new
+            if new == .ready {
+                readiness.radio(id, problem: nil)
+            } else if was == .ready {
+                readiness.radio(id, problem: "the link was lost (\(new))")
+            }
             if new == .ready {
                 sync = nil
                 connectedAt = Date()

@@ -1,4 +1,5 @@
 import MeshBLE
+import MeshDriverKit
 
 /// One HCIHost per controller, shared by the links open on it and closed with the last one:
 /// a user channel or an H4 port takes one host only.
@@ -19,7 +20,7 @@ actor HostPool {
             return host
         }
         let task = Task {
-            let host = HCIHost(transport: try openHCITransport(spec))
+            let host = HCIHost(transport: try openHCITransport(spec), log: { DriverLog.warning("Bluetooth controller \(spec): \($0)") })
             do {
                 try await host.start()
             } catch {

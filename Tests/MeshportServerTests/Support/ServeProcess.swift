@@ -98,9 +98,10 @@ final class ServerWorld: Sendable {
     static func environment(_ dir: TempDir) -> [String: String] { meshportEnvironment(in: dir) }
 
     /// `scenario`: a MeshSim scenario (JSON) for every sim; `extraRadios`: more --radio URLs
-    /// (e.g. one nothing listens on); `syntheticEvents`: the server takes POST /api/test/events.
+    /// (e.g. one nothing listens on); `syntheticEvents`: the server takes POST /api/test/events;
+    /// `environment`: more variables for serve (systemd's).
     init(sims count: Int = 1, scenario: String? = nil, serveArguments: [String] = [], extraRadios: [String] = [], companions: Int = 0,
-         syntheticEvents: Bool = false, waitReady: Bool = true) async throws {
+         syntheticEvents: Bool = false, waitReady: Bool = true, environment: [String: String] = [:]) async throws {
         var simArguments = ["--listen", "tcp://127.0.0.1:0"]
         if let scenario {
             let file = dir.url.appendingPathComponent("scenario.json")
@@ -114,7 +115,8 @@ final class ServerWorld: Sendable {
         for sim in sims { arguments += ["--radio", sim.address] }
         for url in extraRadios { arguments += ["--radio", url] }
         for _ in 0..<companions { arguments += ["--companion", "127.0.0.1:0"] }
-        serve = try await ServeProcess(arguments + serveArguments, environment: Self.environment(dir), companions: companions,
+        serve = try await ServeProcess(arguments + serveArguments, environment: Self.environment(dir).merging(environment) { $1 },
+                                       companions: companions,
                                        syntheticEvents: syntheticEvents)
         if waitReady { try await ready(count) }
     }

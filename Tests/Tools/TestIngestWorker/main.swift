@@ -40,9 +40,8 @@ do {
     let settings = IngestSettings(brokers: [try MQTTBrokerURL(parsing: arguments[1])], group: arguments[2], clientID: arguments[3],
                                   spoolFolder: URL(fileURLWithPath: arguments[4]), batchSize: min(50, bound), batchInterval: .milliseconds(20),
                                   spoolBound: bound, retryMin: .milliseconds(100), retryMax: .milliseconds(400))
-    let worker = IngestWorker(settings: settings, sink: LineFileSink(path: arguments[5])) {
-        FileHandle.standardError.write(Data(($0 + "\n").utf8))
-    }
+    // Its log goes to stderr through swift-log's own handler.
+    let worker = IngestWorker(settings: settings, sink: LineFileSink(path: arguments[5]))
     try await worker.start()
     while await !worker.isSubscribed { try await Task.sleep(for: .milliseconds(20)) }
     FileHandle.standardOutput.write(Data("subscribed\n".utf8))

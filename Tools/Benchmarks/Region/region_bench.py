@@ -114,7 +114,7 @@ def meshport_side(meshport, pg, port, work, items, workers):
                     "--state", f"{work}/w{workers}-{i}", "--client-id", f"bench{workers}-{i}"]
             procs.append(Process(f"ingest{workers}-{i}-{tag}", argv, env, work))
         for p in procs:
-            p.wait_line(r"ingest: group", 60)
+            p.wait_line(r"Working in group", 60)
         return procs
 
     # The sessions first, so the broker queues for them while they are away.

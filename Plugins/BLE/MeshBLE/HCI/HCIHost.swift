@@ -34,9 +34,13 @@ public actor HCIHost {
     /// Seconds a command may go unanswered.
     private let commandTimeout: Int
 
+    /// Where what the host has to say goes (the driver's log in `meshport`, else stderr).
+    private let say: @Sendable (String) -> Void
+
     public init(transport: any HCITransport, trace: Bool = ProcessInfo.processInfo.environment["MESHPORT_BLE_TRACE"] == "1",
-                commandTimeout: Int = 3) {
+                commandTimeout: Int = 3, log: @escaping @Sendable (String) -> Void = HCIHost.standardError) {
         self.transport = transport
+        say = log
         self.trace = trace
         self.commandTimeout = commandTimeout
     }
@@ -421,7 +425,10 @@ public actor HCIHost {
         links = [:]
     }
 
-    private func log(_ text: String) {
+    private func log(_ text: String) { say(text) }
+
+    /// A line on stderr, for programs without a log of their own.
+    public static let standardError: @Sendable (String) -> Void = { text in
         FileHandle.standardError.write(Data("meshport ble: \(text)\n".utf8))
     }
 }
