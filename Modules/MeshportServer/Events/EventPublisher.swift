@@ -17,7 +17,7 @@ package final class EventPublisher: Sendable {
     }
 
     func publish(radio: String, _ event: ClientEvent) {
-        if case let .problem(text) = event { logger.warning("radio \(radio): \(text)") }
+        if let text = event.problemText { logger.warning("radio \(radio): \(text)") }
         publish(EventJSON(radio: radio, EventJSON.Body(event)))
     }
 
