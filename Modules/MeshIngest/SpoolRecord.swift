@@ -1,4 +1,5 @@
 import Foundation
+import MeshMQTT
 
 /// One message as the spool keeps it on disk: u32 body length, u32 CRC-32 of the body, then the
 /// body: version 1, the receive time (i64 microseconds since 1970), u16 topic length, the topic,
@@ -67,18 +68,5 @@ enum SpoolRecord {
 
     private static func number(_ data: [UInt8], _ offset: Int, _ bytes: Int) -> UInt64 {
         (0..<bytes).reduce(UInt64(0)) { $0 | UInt64(data[offset + $1]) << (8 * UInt64($1)) }
-    }
-}
-
-/// CRC-32 (IEEE 802.3, as zlib computes it), to tell a whole record from a torn one.
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-    }
-
-    static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The outgoing messages not yet acknowledged by the broker, oldest first, at most `capacity`:
-/// appending to a full backlog drops the oldest. QoS 1 messages are also kept as one file each
-/// in `folder` (when given) until acknowledged, so a restarted process sends them again.
+/// appending to a full backlog drops the oldest. QoS 1 messages are also appended to the
+/// folder's log (BacklogSegments.swift, when a folder is given) and stay there until
+/// acknowledged, so a restarted process sends them again.
 ///
 /// Paho keeps its own buffer while disconnected, but a full one refuses the newest message;
 /// a gateway wants the newest packets kept, so the backlog lives here and Paho only holds what
@@ -14,9 +15,8 @@ struct Backlog {
     }
 
     let capacity: Int
-    let folder: URL?
-    /// The files in `folder` (nil without one).
-    private var files: BacklogFiles?
+    /// The folder's log (nil without a folder).
+    private let log: BacklogSegments?
     private(set) var dropped = 0
     /// Sequence numbers in order; entries whose message is gone are skipped (`head` moves past them).
     private var order: [UInt64] = []
@@ -24,41 +24,29 @@ struct Backlog {
     private var messages: [UInt64: MQTTMessage] = [:]
     private var nextSequence: UInt64 = 1
 
-    /// Loads the messages a previous process left in `folder`; an unreadable file is removed
-    /// and counted as dropped.
+    /// Loads the messages a previous process left in `folder`; a record that cannot be read
+    /// back (torn by a crash, damaged) is counted as dropped.
     init(capacity: Int, folder: URL?) throws(MQTTError) {
         self.capacity = max(1, capacity)
-        self.folder = folder
-        guard let folder else { return }
-        files = BacklogFiles(directory: folder.path)
-        let names: [String]
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch {
-            throw .persistence(folder: folder.path, detail: "\(error.localizedDescription)")
+        guard let folder else {
+            log = nil
+            return
         }
-        // Spares, and a write cut short by a crash, are left from an earlier process (BacklogFiles.swift).
-        for name in names where name.hasSuffix(BacklogFiles.spareSuffix) || name.hasSuffix(Self.fileSuffix + ".tmp") {
-            if let failure = BacklogFiles.discard(folder.appendingPathComponent(name).path) {
-                throw .persistence(folder: folder.path, detail: "removing \(name): \(failure)")
-            }
-        }
-        let stored = names.compactMap { name -> UInt64? in
-            guard name.hasSuffix(Self.fileSuffix) else { return nil }
-            return UInt64(name.dropLast(Self.fileSuffix.count))
-        }.sorted()
-        for sequence in stored {
-            if let data = FileManager.default.contents(atPath: filePath(sequence)), let message = Self.decode(data) {
+        let log = try BacklogSegments(directory: folder.path)
+        self.log = log
+        dropped = log.tornSegments
+        for (sequence, body) in log.takeRecovered() {
+            if let message = Self.decode(body) {
                 messages[sequence] = message
                 order.append(sequence)
             } else {
                 dropped += 1
-                try removeFile(sequence)
             }
-            nextSequence = sequence + 1
         }
+        // The cursor may be past every message on disk (all acknowledged): numbers go on from it.
+        nextSequence = max((log.newest ?? 0) + 1, log.cursor, 1)
         while messages.count > self.capacity { try dropOldest() }
+        try log.advance(to: oldestSequence)
     }
 
     var count: Int { messages.count }
@@ -66,10 +54,7 @@ struct Backlog {
     /// Appends `message` (writing it to disk first when it is QoS 1), dropping the oldest if full.
     mutating func append(_ message: MQTTMessage) throws(MQTTError) {
         let sequence = nextSequence
-        let path = filePath(sequence)
-        if let folder, message.qos == .atLeastOnce, let failure = files?.write(Self.encode(message), to: path) {
-            throw .persistence(folder: folder.path, detail: "writing message \(sequence): \(failure)")
-        }
+        if let log, message.qos == .atLeastOnce { try log.append(sequence, Self.encode(message)) }
         nextSequence += 1
         while messages.count >= capacity { try dropOldest() }
         messages[sequence] = message
@@ -78,9 +63,8 @@ struct Backlog {
 
     /// Forgets an acknowledged message; unknown sequences (already dropped) are ignored.
     mutating func remove(_ sequence: UInt64) throws(MQTTError) {
-        guard let message = messages.removeValue(forKey: sequence) else { return }
-        if message.qos == .atLeastOnce { try removeFile(sequence) }
-        compact()
+        guard messages.removeValue(forKey: sequence) != nil else { return }
+        try compact()
     }
 
     /// The oldest message whose sequence is at least `sequence`.
@@ -106,38 +90,21 @@ struct Backlog {
 
     private mutating func dropOldest() throws(MQTTError) {
         let sequence = oldestSequence
-        guard let message = messages.removeValue(forKey: sequence) else { return }
+        guard messages.removeValue(forKey: sequence) != nil else { return }
         dropped += 1
-        if message.qos == .atLeastOnce { try removeFile(sequence) }
-        compact()
+        try compact()
     }
 
-    /// Moves `head` past removed messages and trims the order array once half of it is behind.
-    private mutating func compact() {
+    /// Moves `head` past removed messages and trims the order array once half of it is behind;
+    /// the log's cursor follows the oldest message kept.
+    private mutating func compact() throws(MQTTError) {
+        let moved = head < order.count && messages[order[head]] == nil
         while head < order.count, messages[order[head]] == nil { head += 1 }
         if head > 1024, head * 2 > order.count {
             order.removeFirst(head)
             head = 0
         }
-    }
-
-    private static let fileSuffix = ".msg"
-
-    /// Zero-padded, so the folder lists in sending order.
-    private static func fileName(_ sequence: UInt64) -> String {
-        let digits = String(sequence)
-        return String(repeating: "0", count: max(0, 20 - digits.count)) + digits + fileSuffix
-    }
-
-    /// Spelled as text, not through `URL`: a path is made twice for every QoS 1 message.
-    private func filePath(_ sequence: UInt64) -> String { (files?.directory ?? "") + "/" + Self.fileName(sequence) }
-
-    private mutating func removeFile(_ sequence: UInt64) throws(MQTTError) {
-        guard let folder else { return }
-        let path = filePath(sequence)
-        if let failure = files?.remove(path) {
-            throw .persistence(folder: folder.path, detail: "removing \(Self.fileName(sequence)): \(failure)")
-        }
+        if moved { try log?.advance(to: oldestSequence) }
     }
 
     /// A stored message: format version 1, QoS, retain, topic length (u32, big-endian), topic, payload.
@@ -152,8 +119,8 @@ struct Backlog {
         return data
     }
 
-    static func decode(_ data: Data) -> MQTTMessage? {
-        let bytes = [UInt8](data)
+    static func decode(_ body: ArraySlice<UInt8>) -> MQTTMessage? {
+        let bytes = Array(body)
         guard bytes.count >= 7, bytes[0] == 1, let qos = MQTTQoS(rawValue: Int32(bytes[1])), bytes[2] <= 1 else { return nil }
         let length = Int(bytes[3]) << 24 | Int(bytes[4]) << 16 | Int(bytes[5]) << 8 | Int(bytes[6])
         guard bytes.count >= 7 + length else { return nil }

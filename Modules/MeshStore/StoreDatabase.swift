@@ -12,6 +12,8 @@ struct StoreDatabase: Sendable {
     var lookups: DatabaseQueue?
     let path: String
     let options: StoreOptions
+    /// Shared by the reader and the writer (a class: every copy of this value holds the same one).
+    let channelSlots = ChannelSlotCache()
 
     var isReadOnly: Bool { options.mode == .readOnly }
     var now: Date { options.now() }

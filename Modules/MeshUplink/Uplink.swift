@@ -82,16 +82,23 @@ public actor Uplink {
             try await home.start(messages: target.messages, commands: target.commands)
             self.home = home
         }
-        let packets = session.subscribe()
+        // The packet log's decoding of each heard packet (MeshClient), not the session's raw pushes.
+        let events = context.events.subscribe()
         let states = await client.stateUpdates()
         await client.start()
         logger.notice("uplink to \(target) started: region \(target.region), \(target.auth) authentication")
         let forwarder = PacketForwarder(client: client, topic: topics.packets, qos: target.broker.qos, origin: origin, target: target,
-                                        tally: tally, logger: logger, now: now)
+                                        tally: tally, logger: logger)
         tasks.append(Task {
-            for await event in packets {
-                guard case let .push(.logRxData(heard)) = event else { continue }
-                await forwarder.forward(heard)
+            for await event in events {
+                switch event {
+                case let .packetHeard(heard):
+                    await forwarder.forward(heard.packet, raw: heard.raw, snrX4: heard.snrX4, rssi: heard.rssi, at: heard.heardAt)
+                case let .packetUndecodable(raw, reason):
+                    forwarder.undecodable(raw: raw, reason: reason)
+                default:
+                    continue
+                }
             }
         })
         tasks.append(Task { [weak self] in

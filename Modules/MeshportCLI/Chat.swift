@@ -166,7 +166,7 @@ actor ChatLoop {
             return
         }
         switch event {
-        case .messageReceived, .roomPost, .problem, .contactChanged(.discovered), .remote:
+        case .messageReceived, .roomPost, .problem, .packetUndecodable, .contactChanged(.discovered), .remote:
             if let text = line.text(event) { Output.emit(text) }
         case let .messageStatus(m) where m.status == .delivered || m.status == .failed:
             say("\(m.status == .delivered ? "delivered" : "not delivered"): \"\(m.text)\" to \(line.place(m.conversation))")

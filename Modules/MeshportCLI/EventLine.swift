@@ -34,6 +34,7 @@ struct EventLine: Sendable {
         case let .packetHeard(p): "heard: " + PacketLine(name: name).text(p)
         case let .push(p): "push: \(p.name)"
         case let .problem(text): "problem: \(text)"
+        case let .packetUndecodable(_, reason): "problem: " + ClientEvent.undecodablePacketText(reason)
         }
     }
 

@@ -18,7 +18,7 @@ final class SyncDisplay: @unchecked Sendable {
 
     /// Shows a sync step; false once the session is ready (nothing more to show).
     func show(_ event: ClientEvent) -> Bool {
-        if case let .problem(text) = event {
+        if let text = event.problemText {
             lock.withLock { warn(text) }   // shown even without progress: it is not progress
             return true
         }

@@ -66,7 +66,27 @@ func inOrderAtLeastOnce(_ received: [Int], count: Int) -> Bool {
     return next == count
 }
 
-/// The message files in a backlog folder (not the spares kept for reuse).
-func messageFiles(in folder: TempDir) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".msg") }
+/// How many messages a backlog folder holds for the next process, read here on its own from
+/// the format (BacklogSegments.swift): the records of the segment files (u32 length, u32 CRC-32,
+/// then the body, starting with its u64 sequence) at or after the cursor file's sequence.
+func pendingMessages(in folder: TempDir) throws -> Int {
+    let cursorBytes = FileManager.default.contents(atPath: folder.url.appendingPathComponent("cursor").path).map { [UInt8]($0) } ?? []
+    let cursor = cursorBytes.count == 12 ? littleEndian(cursorBytes[0..<8]) : 0
+    var count = 0
+    for name in try segmentFiles(in: folder) {
+        let bytes = [UInt8](try Data(contentsOf: folder.url.appendingPathComponent(name)))
+        var offset = 0
+        while offset + 16 <= bytes.count {
+            if littleEndian(bytes[offset + 8..<offset + 16]) >= cursor { count += 1 }
+            offset += 8 + Int(littleEndian(bytes[offset..<offset + 4]))
+        }
+    }
+    return count
 }
+
+/// The segment files of a backlog folder, oldest first.
+func segmentFiles(in folder: TempDir) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".seg") }.sorted()
+}
+
+private func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }

@@ -52,14 +52,14 @@ import Testing
         let stats = await client.stats
         #expect(stats.queued == 10)
         #expect(stats.dropped == 15)
-        #expect(try messageFiles(in: folder).count == 10)
+        #expect(try pendingMessages(in: folder) == 10)
 
         try await broker.start()
         let lines = await peer.waitUntil { numbers($0, on: "test/backlog").last == 24 }
         #expect(numbers(lines, on: "test/backlog") == Array(15..<25))
         for _ in 0..<100 where await client.stats.queued > 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(await client.stats.queued == 0)
-        #expect(try messageFiles(in: folder).isEmpty)
+        #expect(try segmentFiles(in: folder).isEmpty, "every segment is deleted once all its messages are acknowledged")
         await client.close()
     }
 

@@ -76,6 +76,49 @@ import Testing
         #expect(try JSONDecoder().decode(EventJSON.self, from: Data(line.utf8)) == EventJSON(.packet(json)))
     }
 
+    /// The packet log reads the channel slots from a cache (ChannelSlotCache.swift): a slot
+    /// set, removed, or changed on the radio and synced must reach the next heard packet.
+    @Test func theLogSeesEveryChannelChange() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        let channels = ChannelsService(context: try await client.connect())
+        let secret = ChannelSecret([UInt8](repeating: 5, count: 16))!
+        let raw = try groupText(secret).encode()
+        func slotOfNextHearing() async -> UInt8? {
+            let events = client.events.subscribe()
+            await h.radio.hear(ReceivedPacket(snrX4: 4, rssi: -90, payload: raw), at: await h.radio.now)
+            for await case let .packetHeard(p) in events where p.raw == raw { return p.channel }
+            Issue.record("the event stream ended before the packet was heard")
+            return nil
+        }
+        #expect(await slotOfNextHearing() == nil, "no slot has the secret yet")
+        let slot = try await channels.join(name: "Crew", secret: secret)
+        #expect(await slotOfNextHearing() == slot.index, "set")
+        try await channels.remove(slot.index)
+        #expect(await slotOfNextHearing() == nil, "removed")
+        _ = await h.radio.handle(.setChannel(ChannelInfo(index: slot.index, name: "Crew", secret: secret)))
+        try await channels.refresh()
+        #expect(await slotOfNextHearing() == slot.index, "changed on the radio, then synced")
+        try await client.disconnect()
+    }
+
+    /// Bytes that are no air packet: announced as such (the uplink counts them), shown as a
+    /// problem, not logged.
+    @Test func aHeardPacketThatIsNoMeshCorePacketIsAProblem() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        let events = client.events.subscribe()
+        _ = try await client.connect()
+        await h.radio.hear(ReceivedPacket(snrX4: 0, rssi: -100, payload: [0xFF]), at: await h.radio.now)
+        for await event in events {
+            guard case let .packetUndecodable(raw, _) = event else { continue }
+            #expect(raw == [0xFF])
+            #expect(event.problemText?.hasPrefix("The radio heard a packet that is not a MeshCore packet, so it is not logged: ") == true)
+            break
+        }
+        try await client.disconnect()
+    }
+
     /// MeshSim's default mesh: the radio hears adverts of its contacts and chatter on Public;
     /// each is announced as classified and lands in the packet log.
     @Test func theClientLogsWhatTheSimulatedRadioHears() async throws {

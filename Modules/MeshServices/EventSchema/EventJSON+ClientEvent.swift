@@ -28,6 +28,7 @@ extension EventJSON.Body {
         case let .packetHeard(p): self = .packet(PacketJSON(p))
         case let .push(p): self = .push(p.name)
         case let .problem(text): self = .problem(text)
+        case let .packetUndecodable(_, reason): self = .problem(ClientEvent.undecodablePacketText(reason))
         }
     }
 }

@@ -20,10 +20,29 @@ public enum ClientEvent: Hashable, Sendable {
     case remote(RemoteEvent)
     /// A packet the radio heard on air (LOG_RX_DATA), as the packet log keeps it (not yet stored: no id).
     case packetHeard(HeardPacket)
+    /// A LOG_RX_DATA push whose bytes are no MeshCore packet: not logged; shown as a problem
+    /// (`problemText`), counted by the uplink.
+    case packetUndecodable(raw: [UInt8], reason: String)
     /// A push no service consumed (trace data, ...), for `listen`.
     case push(Push)
     /// Something went wrong in the background (a failed drain, a lost write): said, not hidden.
     case problem(String)
+}
+
+extension ClientEvent {
+    /// What front ends show and log as a problem: a `problem`'s text, or why a heard packet
+    /// was not logged.
+    public var problemText: String? {
+        switch self {
+        case let .problem(text): text
+        case let .packetUndecodable(_, reason): Self.undecodablePacketText(reason)
+        default: nil
+        }
+    }
+
+    public static func undecodablePacketText(_ reason: String) -> String {
+        "The radio heard a packet that is not a MeshCore packet, so it is not logged: \(reason)."
+    }
 }
 
 public enum ContactChange: Hashable, Sendable {

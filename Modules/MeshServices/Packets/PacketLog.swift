@@ -12,13 +12,13 @@ struct PacketLog {
         let (reader, radio) = (context.store.reader, context.radio)
         let heard: HeardPacket
         do {
-            let classifier = PacketClassifier(channels: try reader.channels(radio).map(\.info)) { hash in
+            let classifier = PacketClassifier(channels: try reader.channelSlots(radio)) { hash in
                 guard let prefix = KeyPrefix([hash]) else { return nil }
                 return try reader.lookupContact(radio, prefix: prefix).contact?.publicKey
             }
             heard = try classifier.heard(received, at: now())
         } catch let error as CodecError {
-            context.events.emit(.problem("The radio heard a packet that is not a MeshCore packet, so it is not logged: \(error)."))
+            context.events.emit(.packetUndecodable(raw: received.payload, reason: "\(error)"))
             return
         } catch {
             context.events.emit(.problem("A heard packet is not logged: reading the radio's channels and contacts failed: \(error)."))

@@ -45,6 +45,7 @@ public actor StoreWriter {
 
     /// Deletes every row of one radio.
     public func deleteRadio(_ radio: RadioID) throws(StoreError) {
+        defer { database.channelSlots.forget(radio) }
         try database.write("removal of radio \(radio)") { db in try RadioWrites.delete(db, radio: radio) }
     }
 
@@ -92,6 +93,7 @@ public actor StoreWriter {
     @discardableResult
     public func saveChannels(_ radio: RadioID, _ channels: [ChannelInfo]) throws(StoreError) -> [StoredChannel] {
         let now = now
+        defer { database.channelSlots.forget(radio) }
         return try database.write("\(channels.count) channel slot(s) of radio \(radio)") { db in
             try ChannelWrites.upsert(db, radio: radio, channels: channels, now: now)
         }

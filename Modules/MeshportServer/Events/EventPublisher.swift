@@ -17,7 +17,7 @@ package final class EventPublisher: Sendable {
     }
 
     func publish(radio: String, _ event: ClientEvent) {
-        if case let .problem(text) = event { logger.warning("\(text)", metadata: ["radio": "\(radio)"]) }
+        if let text = event.problemText { logger.warning("\(text)", metadata: ["radio": "\(radio)"]) }
         publish(EventJSON(radio: radio, EventJSON.Body(event)))
     }
 

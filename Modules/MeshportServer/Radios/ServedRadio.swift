@@ -189,7 +189,7 @@ actor ServedRadio {
         default:
             break
         }
-        if case let .problem(text) = event {
+        if let text = event.problemText {
             events.publish(radio: id, .problem(shownURL.redact(text)))
         } else {
             events.publish(radio: id, event)
