@@ -272,6 +272,7 @@ def main():
     tally = Tally()
     run_problems = []
     try:
+        schemathesis_command()  # before anything starts: said at once when it is missing
         world.start()
         print(f"api-fuzz: meshport serve at {world.servers.url}; {len(documented)} documented operations, "
               f"{args.examples} examples each, seed {args.seed}", flush=True)
@@ -294,8 +295,8 @@ def main():
         stopped = world.stop_serve()
         if stopped:
             run_problems.append(stopped)
-    except Exception as error:  # a setup failure must still stop the servers and say why
-        run_problems.append(f"setup: {error}")
+    except Exception as error:  # a failure to start must still stop the servers and say why
+        run_problems.append(str(error))
         log = ""
     finally:
         world.stop()
