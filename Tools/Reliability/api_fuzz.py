@@ -138,8 +138,9 @@ def run_schemathesis(world, args, report_dir):
             "--report", "ndjson", "--report-dir", report_dir]
     limit = args.time_limit or 120 + 6 * args.examples
     # Its own session, so the time limit ends schemathesis and any worker it started.
+    # In the report's folder, so what schemathesis keeps between runs (.schemathesis/) goes with it.
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-                            env=dict(os.environ, SCHEMATHESIS_HOOKS="", NO_COLOR="1"))
+                            cwd=report_dir, env=dict(os.environ, SCHEMATHESIS_HOOKS="", NO_COLOR="1"))
     try:
         output, _ = proc.communicate(timeout=limit)
         return proc.returncode, output
