@@ -14,7 +14,7 @@ SECONDS ?= 60
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
 	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15
 
-.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench install-driver-sdk clean
+.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz bench install-driver-sdk clean
 
 all: build
 
@@ -67,6 +67,13 @@ test-usb: deps venv
 # The web UI in headless chromium against meshport serve on MeshSim; screenshots in artifacts/web.
 test-web: deps venv
 	Tools/Web/run.sh
+
+# schemathesis against meshport serve on MeshSim, API_FUZZ_EXAMPLES examples per operation and
+# phase; its figures go into reliability-results.json (Tools/Reliability/api_fuzz.py). Part of
+# `make reliability`; `make test` runs a short one.
+API_FUZZ_EXAMPLES ?= 500
+api-fuzz: deps venv
+	Tools/Reliability/api-fuzz.sh --examples $(API_FUZZ_EXAMPLES) --results reliability-results.json
 
 test-interop: deps venv
 	Tools/Interop/run-crosscheck.sh

@@ -101,6 +101,11 @@ summed "BLE world" ble-world .venv/bin/python Tools/BLE/check_world.py "$(swift 
 stage "web UI in chromium"
 summed "web UI" web Tools/Web/run.sh
 
+# 4b''. schemathesis against `meshport serve` on MeshSim: every operation of Docs/openapi.json,
+# a short run with a fixed seed (Tools/Reliability/api_fuzz.py; `make reliability` runs a long one).
+stage "API fuzzing"
+summed "API fuzzing" api-fuzz Tools/Reliability/api-fuzz.sh --examples 10 --seed 28
+
 # 4c. The usb:// driver in a QEMU guest: conformance over an emulated FTDI FT232, CDC-ACM, CP2102
 # and CH340 radios modelled on the host (usbredir), and a CDC-ACM gadget, each with an unplug
 # (Tools/USB/test-usb.sh, Docs/usb.md); and ble:// on the guest kernel's hci0 through the HCI

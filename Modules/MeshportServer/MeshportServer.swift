@@ -76,6 +76,7 @@ public enum MeshportServer {
         router.add(middleware: SecurityMiddleware(policy: policy) { text in radios.reduce(text) { $1.redact($0) } })
         served.addRoutes(to: router, web: web)
         extraRoutes?(router, publisher)
+        router.answerOtherMethods()
         let sockets = Router(context: APIRequestContext.self)
         served.addEventsSocket(to: sockets)
 

@@ -110,6 +110,33 @@ import Testing
         #expect(radios.count == 2 && radios[0]["ready"] as? Bool == true && radios[1]["ready"] as? Bool == false && radios[1]["lastError"] != nil, "\(radios)")
     }
 
+    /// What the API fuzzing (Tools/Reliability/api_fuzz.py) found: an offset that is no
+    /// number, or below 0, was read as 0; a method a path does not take was a bare 404.
+    @Test func badOffsetsAndOtherMethodsAreRefusedSayingWhy() async throws {
+        let world = try await ServerWorld()
+        for offset in ["-1", "abc", "1.5"] {
+            let bad = try await world.get("/api/radios/0/contacts?offset=\(offset)")
+            #expect(bad.status == 400 && bad.errorCode == "bad_request" && bad.text.contains("offset"), "\(offset): \(bad)")
+        }
+        let all = try await world.get("/api/radios/0/contacts").array
+        let skipped = try await world.get("/api/radios/0/contacts?offset=1").array
+        #expect(all.count > 1 && skipped.first?["key"] as? String == all[1]["key"] as? String, "\(skipped.prefix(1))")
+
+        let pine = try await world.contactKey("Pine")
+        for (method, path, allow) in [("TRACE", "/api/radios", "GET"), ("DELETE", "/api/radios/0/contacts/\(pine)", "GET"),
+                                      ("PUT", "/api/radios/0/channels", "GET, POST"), ("GET", "/api/session", "POST"),
+                                      ("HEAD", "/healthz", "GET"), ("POST", "/index.html", "GET")] {
+            let reply = try await RawHTTP.request(port: world.port, method, path)
+            #expect(reply.status == 405 && reply.header("Allow") == allow, "\(method) \(path): \(reply) \(reply.headers)")
+            if method != "HEAD" {
+                #expect(reply.errorCode == "method_not_allowed" && reply.text.contains("does not take \(method)"), "\(reply)")
+            }
+        }
+        // A path that is no route at all stays 404, whatever the method.
+        let none = try await RawHTTP.request(port: world.port, "POST", "/api/nothing")
+        #expect(none.status == 404 && none.errorCode == "not_found" && none.text.contains("no API route POST /api/nothing"), "\(none)")
+    }
+
     @Test func radiosAreServedSideBySide() async throws {
         let world = try await ServerWorld(sims: 2)
         let radios = try await world.get("/api/radios").array

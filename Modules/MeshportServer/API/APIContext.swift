@@ -107,6 +107,12 @@ struct Served: Sendable {
         return n
     }
 
+    func offset(_ request: Request) throws(APIError) -> Int {
+        guard let text = request.uri.queryParameters.get("offset") else { return 0 }
+        guard let n = Int(text), n >= 0 else { throw .badRequest("offset \"\(text)\" must be a number from 0 up") }
+        return n
+    }
+
     func cursor(_ request: Request) throws(APIError) -> TimelineCursor? {
         guard let text = request.uri.queryParameters.get("before") else { return nil }
         guard let cursor = Cursor.decode(text) else { throw .badRequest("before \"\(text)\" is not a cursor from an earlier page") }

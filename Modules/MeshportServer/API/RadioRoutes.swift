@@ -14,8 +14,8 @@ extension Served {
             let radio = try await self.radio(context).known()
             let filter = try self.contactFilter(request)
             let limit = try self.limit(request, default: 500, max: 5000)
-            let offset = Int(request.uri.queryParameters.get("offset") ?? "0") ?? 0
-            let contacts = try await api { try self.store.reader.contacts(radio.radio, matching: filter, limit: limit, offset: max(offset, 0)) }
+            let offset = try self.offset(request)
+            let contacts = try await api { try self.store.reader.contacts(radio.radio, matching: filter, limit: limit, offset: offset) }
             return try self.json(contacts.map(ContactJSON.init))
         }
         r.get("/contacts/:key") { _, context in

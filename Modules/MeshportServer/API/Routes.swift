@@ -28,7 +28,10 @@ extension Served {
         addRemoteRoutes(radio)
         addSettingsRoutes(radio)
         addPacketRoutes(radio)
-        router.get("/api/**") { request, _ -> Response in throw APIError.notFound("no API route \(request.method) \(request.uri.path)") }
+        // Any other path under /api/ is none, whatever the method.
+        for method in Router<APIRequestContext>.otherMethods {
+            router.on("/api/**", method: method) { request, _ -> Response in throw APIError.notFound("no API route \(request.method) \(request.uri.path)") }
+        }
         router.get("\(WebFiles.leafletMount)/**") { request, _ in
             guard let leaflet = web.leaflet else { throw APIError.notFound("Leaflet is not installed here (Debian: apt install libjs-leaflet)") }
             return try leaflet.response(for: request, metrics: self.metrics)
