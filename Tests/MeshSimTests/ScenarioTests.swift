@@ -35,6 +35,10 @@ import Testing
         (Scenario(events: [EventSpec(at: 1, dm: MessageSpec(from: "ghost", text: "boo"))]), "events[0].dm.from: no node with id or name \"ghost\""),
         (Scenario(events: [EventSpec(at: 1)]), "events[0]: needs exactly one of dm, channel, advert"),
         (Scenario(lossPerHop: 2), "lossPerHop: 2.0 is not between 0 and 1"),
+        // Fuzz findings (Tools/Fuzz/corpus/scenario/regression-*): both trapped.
+        (Scenario(chatter: ChatterSpec(startAt: 1e300)), "chatter.startAt: 1e+300 is outside 0...86400 seconds"),
+        (Scenario(nodes: [NodeSpec(id: "ann"), { var n = NodeSpec(id: "hall"); n.type = "room"; n.posts = [PostSpec(from: "ann", text: "old", minutesAgo: .max)]; return n }()]),
+         "nodes[1].posts[0].minutesAgo: 9223372036854775807 is outside 0..."),
     ] as [(Scenario, String)])
     func badScenariosSayWhatAndWhere(scenario: Scenario, message: String) {
         #expect {

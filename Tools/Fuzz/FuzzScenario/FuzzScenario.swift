@@ -23,13 +23,13 @@ public func fuzzScenario(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// Advances the simulation in 10 ms steps through its first 5 s, or until it has pushed
-/// 5,000 frames (a busy scenario's air), checking each push.
+/// Advances the simulation in 100 ms steps through its first 5 s, or until it has pushed
+/// 2,000 frames (a busy scenario's air), checking each push.
 private func run(_ state: inout SimRadioState, _ json: Data) {
     var pushed = 0
     var now = Duration.zero
-    while now < .seconds(5), pushed < 5_000 {
-        now += .milliseconds(10)
+    while now < .seconds(5), pushed < 2_000 {
+        now += .milliseconds(100)
         for frame in SimHandler.advance(&state, to: now) {
             pushed += 1
             do {
