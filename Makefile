@@ -4,7 +4,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 PY := .venv/bin/python
-SECONDS ?= 60
+# Seconds each fuzz target runs in `make test` and `make fuzz`; FUZZ_SECONDS bounds each in the
+# long run of `make fuzz-long` and `make reliability` (which also stop at 10 million executions).
+SECONDS ?= 10
+FUZZ_SECONDS ?= 600
 # qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh);
 # gcc: its Bluetooth bridge (Tools/USB/vhci-bridge.c, static).
 # chromium and chromium-driver: the web UI's browser tests (Tools/Web).
@@ -14,7 +17,7 @@ SECONDS ?= 60
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
 	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15
 
-.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz bench install-driver-sdk clean
+.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz fuzz-long reliability bench install-driver-sdk clean
 
 all: build
 
@@ -83,6 +86,14 @@ test-sim-interop: deps venv
 
 fuzz: deps
 	Tools/Fuzz/run.sh $(SECONDS)
+
+fuzz-long: deps
+	FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS=reliability-results.json Tools/Fuzz/run.sh $(FUZZ_SECONDS)
+
+# Issue 28's long runs, each writing its figures into reliability-results.json, then the report
+# (Tools/Reliability/run.sh). Bounded; not part of `make test`.
+reliability: deps venv
+	FUZZ_SECONDS=$(FUZZ_SECONDS) API_FUZZ_EXAMPLES=$(API_FUZZ_EXAMPLES) Tools/Reliability/run.sh
 
 bench: deps venv
 	Tools/Benchmarks/run.sh

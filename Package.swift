@@ -240,14 +240,29 @@ var targets: [Target] = [
         path: "Tools/Benchmarks/SessionBench", exclude: ["README.md", "rounds.sh", "session-bench.json"], swiftSettings: strict),
 ]
 
-// The libFuzzer target has no `main` of its own (libFuzzer supplies it), so it only
-// exists in the instrumented build that `make fuzz` runs with MESHPORT_FUZZ=1.
+// The libFuzzer targets have no `main` of their own (libFuzzer supplies it), so they only
+// exist in the instrumented build that Tools/Fuzz/run.sh makes with MESHPORT_FUZZ=1: one per
+// parser a peer controls, each in Tools/Fuzz/Fuzz<Name> (Tools/Fuzz/README.md).
 if ProcessInfo.processInfo.environment["MESHPORT_FUZZ"] == "1" {
-    targets.append(
-        .executableTarget(
-            name: "MeshportFuzzCodec", dependencies: ["MeshCodec"],
-            path: "Tools/Fuzz/FuzzCodec",
-            swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+    targets.append(.target(name: "MeshportFuzzSupport", path: "Tools/Fuzz/Support", swiftSettings: strict))
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("Codec", ["MeshCodec"]),
+        ("Air", ["MeshCodec", "MeshCrypto", "MeshServices", "MeshStore"]),
+        ("HCI", ["MeshBLE"]),
+        ("ATT", ["MeshBLE"]),
+        ("SMP", ["MeshBLE"]),
+        ("USB", ["MeshUSB"]),
+        ("Scenario", ["MeshSim", "MeshCodec"]),
+        ("SavedState", ["MeshSim"]),
+        ("Ingest", ["MeshIngest", "MeshRegion"]),
+    ]
+    for target in fuzzTargets {
+        targets.append(
+            .executableTarget(
+                name: "MeshportFuzz\(target.name)", dependencies: target.dependencies + ["MeshportFuzzSupport"],
+                path: "Tools/Fuzz/Fuzz\(target.name)",
+                swiftSettings: strict + [.unsafeFlags(["-parse-as-library"])]))
+    }
 }
 
 let package = Package(

@@ -24,7 +24,9 @@ public struct AdvertAppData: Hashable, Sendable {
         if flags & 0x10 != 0 { position = Coordinates(latitudeE6: try r.i32("latitude"), longitudeE6: try r.i32("longitude")) }
         if flags & 0x20 != 0 { feature1 = try r.u16("feature 1") }
         if flags & 0x40 != 0 { feature2 = try r.u16("feature 2") }
-        if flags & 0x80 != 0 { name = r.restString() }
+        // As the firmware reads it (up to a NUL), invalid UTF-8 dropped: a decoded name always
+        // encodes again within the 32 bytes (replacement characters would triple its bytes).
+        if flags & 0x80 != 0 { name = FixedString.decode(r.rest()) }
         try r.expectEnd()
     }
 

@@ -28,7 +28,11 @@ extension Scenario {
         if let backlog { try queueBacklog(backlog, in: &s) }
         for (i, e) in (events ?? []).enumerated() { try schedule(e, at: "events[\(i)]", in: &s, ids: ids) }
         if let overheard { try startOverheard(overheard, in: &s) }
-        if let chatter { SimHandler.startChatter(&s, at: .milliseconds(Int64((chatter.startAt ?? 5) * 1000))) }
+        if let chatter {
+            let start = chatter.startAt ?? 5
+            guard start >= 0, start <= 86_400 else { throw ScenarioError("chatter.startAt", "\(start) is outside 0...86400 seconds") }
+            SimHandler.startChatter(&s, at: .milliseconds(Int64(start * 1000)))
+        }
         return s
     }
 
@@ -95,7 +99,9 @@ extension Scenario {
                 if let o = n.ownerInfo { node.server?.ownerInfo = o }
                 node.server?.posts = try (n.posts ?? []).enumerated().map { j, p in
                     guard let author = ids[p.from] else { throw ScenarioError("\(at).posts[\(j)].from", "no node with id \"\(p.from)\"") }
-                    return RoomPost(author: author, text: p.text, postedAt: s.deviceTime(at: .zero) &- UInt32(clamping: 60 * (p.minutesAgo ?? 0)))
+                    // Up to the device clock's start (1970): earlier would wrap around.
+                    let minutes = try Self.check(p.minutesAgo ?? 0, in: 0...Int(s.deviceTime(at: .zero) / 60), "\(at).posts[\(j)].minutesAgo")
+                    return RoomPost(author: author, text: p.text, postedAt: s.deviceTime(at: .zero) - UInt32(60 * minutes))
                 }
             } else if n.posts != nil || n.adminPassword != nil || n.guestPassword != nil {
                 throw ScenarioError(at, "passwords and posts need a repeater, room or sensor, not a \(type)")

@@ -71,6 +71,37 @@ import Testing
         try await c.write(0x0013, [1, 0], withResponse: true)
     }
 
+    /// A client whose server answers every request with `answer` (fuzz finding: a declaration
+    /// below the previous one made a characteristic's end underflow and trap).
+    private func client(answering answer: @escaping @Sendable ([UInt8]) -> [UInt8]) -> GATTClient {
+        let box = ClientBox()
+        let c = GATTClient(peer: "F0:00:00:00:00:01", timeout: .seconds(5)) { pdu in
+            if let client = box.client { Task { await client.receive(answer(pdu)) } }
+        }
+        box.client = c
+        return c
+    }
+
+    @Test func declarationsOutOfOrderAreAnUnexpectedAnswer() async throws {
+        let c = client { _ in
+            ATTPDU.readByTypeResponse([(0x000F, [0x0C, 0x10, 0x00] + BLEUUID.nusRX.attField), (0x0000, [0x12, 0x12, 0x00] + BLEUUID.nusTX.attField)]).bytes
+        }
+        await #expect(throws: GATTError.unexpected("Read By Type: a characteristic declaration at handle 0x0, out of order or outside 0xe-0x13")) {
+            _ = try await c.characteristics(of: GATTService(uuid: .nus, start: 0x000E, end: 0x0013))
+        }
+    }
+
+    @Test func descriptorsOutsideTheRangeAreAnUnexpectedAnswer() async throws {
+        let c = client { _ in ATTPDU.findInformationResponse([(0x0001, .clientCharacteristicConfiguration)]).bytes }
+        let tx = GATTCharacteristic(uuid: .nusTX, declaration: 0x0011, value: 0x0012, properties: 0x10, end: 0x0013)
+        await #expect(throws: GATTError.unexpected("Find Information: a descriptor handle outside 0x13-0x13")) {
+            _ = try await c.descriptors(of: tx)
+        }
+        // A value handle at the very end has no room for descriptors (and no handle after it).
+        let last = GATTCharacteristic(uuid: .nusTX, declaration: 0xFFFE, value: 0xFFFF, properties: 0x10, end: 0xFFFF)
+        #expect(try await c.descriptors(of: last).isEmpty)
+    }
+
     @Test func valuesLongerThanTheMTUAreRefused() async {
         await #expect(throws: GATTError.tooLong(21, max: 20)) { try await client().write(0x0012, [UInt8](repeating: 0, count: 21), withResponse: true) }
     }

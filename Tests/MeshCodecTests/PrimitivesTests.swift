@@ -119,6 +119,15 @@ import Testing
         #expect(throws: CodecError.self) { try AdvertAppData(type: .chat, name: String(repeating: "n", count: 32)).encode() }
     }
 
+    /// Fuzz finding (Tools/Fuzz/corpus/air/regression-*): invalid UTF-8 in a name became
+    /// replacement characters, three bytes each, and the app-data no longer encoded.
+    @Test func appDataNameDropsInvalidUTF8() throws {
+        let raw = [0xA5] + [UInt8](repeating: 0xA5, count: 20) + Array(" Node".utf8)
+        let data = try AdvertAppData(decoding: raw)
+        #expect(data.name == " Node" && data.feature1 == 0xA5A5)
+        #expect(try AdvertAppData(decoding: data.encode()) == data)
+    }
+
     @Test func packetAndURI() throws {
         let app = try AdvertAppData(type: .chat, name: "Ann").encode()
         let packet = AdvertPacket(publicKey: key, timestamp: 1234, signature: [UInt8](repeating: 0xEE, count: 64), appData: app)

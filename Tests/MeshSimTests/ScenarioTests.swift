@@ -50,6 +50,10 @@ import Testing
         (Scenario(events: [EventSpec(at: 1, readings: ReadingsSpec())]), "events[0].readings: names neither batteryMillivolts nor noiseFloor"),
         (Scenario(events: [EventSpec(at: 1, readings: ReadingsSpec(noiseFloor: 12))]), "events[0].readings.noiseFloor: 12 dBm is not a noise floor"),
         (Scenario(lossPerHop: 2), "lossPerHop: 2.0 is not between 0 and 1"),
+        // Fuzz findings (Tools/Fuzz/corpus/scenario/regression-*): both trapped.
+        (Scenario(chatter: ChatterSpec(startAt: 1e300)), "chatter.startAt: 1e+300 is outside 0...86400 seconds"),
+        (Scenario(nodes: [NodeSpec(id: "ann"), { var n = NodeSpec(id: "hall"); n.type = "room"; n.posts = [PostSpec(from: "ann", text: "old", minutesAgo: .max)]; return n }()]),
+         "nodes[1].posts[0].minutesAgo: 9223372036854775807 is outside 0..."),
     ] as [(Scenario, String)])
     func badScenariosSayWhatAndWhere(scenario: Scenario, message: String) {
         #expect {

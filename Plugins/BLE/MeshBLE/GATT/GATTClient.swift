@@ -175,6 +175,11 @@ public actor GATTClient {
             }
             guard case let .readByTypeResponse(list) = answer else { throw GATTError.unexpected("Read By Type") }
             for entry in list {
+                // In handle order within the range asked for: each characteristic ends before the
+                // next declaration, and the next request starts after the last one.
+                guard entry.handle >= start, entry.handle <= service.end, found.last.map({ entry.handle > $0.declaration }) ?? true else {
+                    throw GATTError.unexpected("Read By Type: a characteristic declaration at handle \(hex(entry.handle)), out of order or outside \(hex(start))-\(hex(service.end))")
+                }
                 let v = entry.value
                 guard v.count == 5 || v.count == 19 else { throw GATTError.unexpected("characteristic declaration of \(v.count) bytes") }
                 found.append(GATTCharacteristic(uuid: BLEUUID(littleEndian: Array(v[3...])), declaration: entry.handle,
@@ -193,6 +198,7 @@ public actor GATTClient {
     /// Discover All Characteristic Descriptors (Find Information over the characteristic's range).
     public func descriptors(of characteristic: GATTCharacteristic) async throws -> [(handle: UInt16, type: BLEUUID)] {
         var found: [(handle: UInt16, type: BLEUUID)] = []
+        guard characteristic.value < characteristic.end else { return found }
         var start = characteristic.value + 1
         while start <= characteristic.end {
             let answer: ATTPDU
@@ -202,6 +208,10 @@ public actor GATTClient {
                 break
             }
             guard case let .findInformationResponse(list) = answer, let last = list.last else { throw GATTError.unexpected("Find Information") }
+            // Handles outside the range asked for would make the next request go backwards.
+            guard list.allSatisfy({ (start...characteristic.end).contains($0.handle) }) else {
+                throw GATTError.unexpected("Find Information: a descriptor handle outside \(hex(start))-\(hex(characteristic.end))")
+            }
             found += list
             guard last.handle < characteristic.end else { break }
             start = last.handle + 1
@@ -224,6 +234,9 @@ public actor GATTClient {
         }
     }
 }
+
+/// "0x000e", as handles are written in errors.
+private func hex(_ handle: UInt16) -> String { "0x" + String(handle, radix: 16) }
 
 /// A primary service and its handle range.
 public struct GATTService: Equatable, Sendable {

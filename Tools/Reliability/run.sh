@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `make reliability`: the long runs of issue 28, each merging its figures into
+# reliability-results.json (Tools/Reliability/results.py), then the report of them all.
+# Bounded: every part stops by itself. Not part of `make test`.
+# Environment: FUZZ_SECONDS  the time bound of each fuzz target (default 600 s); each also
+#                            stops at 10 million executions, the goal.
+#              API_FUZZ_EXAMPLES  schemathesis examples per operation and phase (default 500).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+results=reliability-results.json
+rm -f "$results"
+status=0
+
+echo "=== fuzzing: every target to 10 million executions or ${FUZZ_SECONDS:-600} s ==="
+FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS="$results" Tools/Fuzz/run.sh "${FUZZ_SECONDS:-600}" || status=1
+
+echo
+echo "=== API fuzzing: ${API_FUZZ_EXAMPLES:-500} examples per operation and phase ==="
+Tools/Reliability/api-fuzz.sh --examples "${API_FUZZ_EXAMPLES:-500}" --results "$results" || status=1
+
+echo
+echo "=== report ($results) ==="
+python3 Tools/Reliability/results.py report "$results" || status=1
+exit "$status"
