@@ -140,7 +140,7 @@ def diskfull(results):
     run = Run("chaos-diskfull")
     mount = run.dir / "small"
     mount.mkdir()
-    refused = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True, text=True)
+    refused = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True, text=True)
     if refused.returncode != 0:
         print(f"disk full: skipped, cannot mount a tmpfs here ({refused.stderr.strip()})")
         results["chaos_diskfull"] = figure("skipped", "", "mount a tmpfs (root)", False)
