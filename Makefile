@@ -14,7 +14,7 @@ SECONDS ?= 60
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
 	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15
 
-.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz bench install-driver-sdk clean
+.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web fuzz chaos reliability bench install-driver-sdk clean
 
 all: build
 
@@ -76,6 +76,23 @@ test-sim-interop: deps venv
 
 fuzz: deps
 	Tools/Fuzz/run.sh $(SECONDS)
+
+# Issue 28's chaos and two writers against the real meshport sim and serve
+# (Tools/Reliability/chaos.py): kill -9, radio frozen, link cuts, disk full, two writers.
+# Figures go into reliability-results.json; fails when a goal is missed.
+CHAOS_KILLS ?= 100
+CHAOS_FREEZE_SECONDS ?= 30
+CHAOS_CUTS ?= 1000
+TWO_WRITERS_SECONDS ?= 600
+chaos: deps
+	$(SWIFT) build
+	CHAOS_KILLS=$(CHAOS_KILLS) CHAOS_FREEZE_SECONDS=$(CHAOS_FREEZE_SECONDS) CHAOS_CUTS=$(CHAOS_CUTS) \
+	    TWO_WRITERS_SECONDS=$(TWO_WRITERS_SECONDS) python3 Tools/Reliability/chaos.py --results reliability-results.json
+
+# Bounded long runs, each merging its figures into reliability-results.json. A missed goal
+# does not stop the others: the report says it.
+reliability: deps
+	-$(MAKE) chaos
 
 bench: deps venv
 	Tools/Benchmarks/run.sh

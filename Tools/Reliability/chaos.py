@@ -6,12 +6,14 @@
            handed over is stored exactly once.
   freeze   the sim stopped (SIGSTOP) for CHAOS_FREEZE_SECONDS: the API answers a radio
            command with a typed error, then everything recovers without a restart.
+  cuts     the link cut at random frames of sync, drain and send: Tools/link-loss.sh over
+           CHAOS_CUTS seeds (each cuts several links): nothing lost, nothing stored twice.
   diskfull the database on a small tmpfs filled up during ingest: serve stays up and says
            why, `db check` passes, and new DMs are stored once space returns.
   writers  serve plus CLI `send`, `contacts` and `db backup` on one database for
            TWO_WRITERS_SECONDS: no "database is locked" reaches the user, no write lost.
 
-Usage: chaos.py [--results FILE] PART...   (default: all four)
+Usage: chaos.py [--results FILE] PART...   (default: all five)
 Each part prints its report and merges its figures into FILE (reliability-results.json).
 """
 import argparse
@@ -29,7 +31,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from chaos_support import Run, figure, merge_results, missing_and_twice, received, wait_for
+from chaos_support import ROOT, Run, figure, merge_results, missing_and_twice, received, wait_for
 
 RATE = 10  # DMs per second
 
@@ -136,6 +138,18 @@ def freeze(results):
         shutil.rmtree(run.dir, ignore_errors=True)
 
 
+def cuts(results):
+    runs = max(100, env_int("CHAOS_CUTS", 100) // 100 * 100)
+    done = subprocess.run([str(ROOT / "Tools" / "link-loss.sh"), str(runs)], capture_output=True, text=True)
+    lines = done.stdout.strip().splitlines()
+    print(f"link cut at random frames: {runs} seeds of LinkLossTests: {lines[-1] if lines else done.stderr.strip()[-300:]}")
+    for line in lines:
+        if "FAILED" in line:
+            print(f"  {line}")
+    results["chaos_link_cut_seeds_failed_batches"] = figure(sum("FAILED" in line for line in lines) if lines else runs // 100,
+                                                            "batches of 100 seeds", 0, done.returncode == 0)
+
+
 def diskfull(results):
     run = Run("chaos-diskfull")
     mount = run.dir / "small"
@@ -189,7 +203,7 @@ def writers(results):
     calls = 0
     try:
         _, radio, last_due = run.sim(messages)
-        serve, base = run.serve(radio, db, ["--companion", "127.0.0.1:0"])
+        serve, base = run.serve(radio, db, ["--companion", "127.0.0.1:0", "--log-level", "info"])
         companion = wait_for(lambda: _companion(run), 30)
         end = time.monotonic() + seconds
         n = 0
@@ -200,6 +214,9 @@ def writers(results):
                          ["db", "backup", "--db", str(db), "--to", str(run.dir / "backup.db"), "--overwrite"]):
                 status, out, err = run.meshport(args)
                 calls += 1
+                if status != 0 or "locked" in (out + err).lower():
+                    with open(run.dir / "failed-commands.log", "a") as log:
+                        log.write(f"$ meshport {' '.join(args)}\nexit {status}\n{out}{err}\n")
                 if "locked" in (out + err).lower():
                     locked.append(f"{args[0]}: {err.strip()[:200]}")
                 elif status != 0:
@@ -235,14 +252,17 @@ def _companion(run):
     return f"tcp://{match.group(1)}" if match else None
 
 
-PARTS = {"kill": kill, "freeze": freeze, "diskfull": diskfull, "writers": writers}
+PARTS = {"kill": kill, "freeze": freeze, "cuts": cuts, "diskfull": diskfull, "writers": writers}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default="reliability-results.json")
-    parser.add_argument("parts", nargs="*", choices=[[]] + list(PARTS), default=list(PARTS))
+    parser.add_argument("parts", nargs="*", metavar="PART", help=", ".join(PARTS))
     args = parser.parse_args()
+    unknown = [p for p in args.parts if p not in PARTS]
+    if unknown:
+        parser.error(f"no part named {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
     results = {}
     try:
         for part in args.parts or list(PARTS):
