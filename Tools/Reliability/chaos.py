@@ -154,11 +154,12 @@ def diskfull(results):
     run = Run("chaos-diskfull")
     mount = run.dir / "small"
     mount.mkdir()
-    refused = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True, text=True)
+    refused = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount)], capture_output=True, text=True)
     if refused.returncode != 0:
         print(f"disk full: skipped, cannot mount a tmpfs here ({refused.stderr.strip()})")
         results["chaos_diskfull"] = figure("skipped", "", "mount a tmpfs (root)", False)
         return
+    # Room for the WAL, which grows to about 40 MB between checkpoints (Modules/MeshStore/MeshStore.swift).
     db = mount / "meshport.db"
     messages = 60 * RATE
     try:
