@@ -17,7 +17,7 @@ import Testing
         let radio = await h.radioID
         let before = try h.store.reader.rowCounts(radio)["messages", default: 0]
         let events = client.events.subscribe()
-        var config = Configuration()
+        var config = GRDB.Configuration()
         config.allowsUnsafeTransactions = true
         config.busyMode = .timeout(5)
         let other = try DatabaseQueue(path: h.dir.path(), configuration: config)
