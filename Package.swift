@@ -95,7 +95,8 @@ var targets: [Target] = [
         name: "MeshSimTests", dependencies: ["MeshSim", "MeshSimServe", "MeshConformanceCommands", "MeshCodec", "MeshCrypto", "MeshportTestSupport"],
         path: "Tests/MeshSimTests", swiftSettings: strict),
     .testTarget(
-        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshTransport", "MeshStore", "MeshCrypto", "MeshGateway", "MeshportTestSupport"],
+        name: "MeshServicesTests", dependencies: ["MeshServices", "MeshCodec", "MeshSim", "MeshTransport", "MeshStore", "MeshCrypto", "MeshGateway", "MeshportTestSupport",
+                                             .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tests/MeshServicesTests", swiftSettings: strict),
     .testTarget(
         name: "MeshGatewayTests", dependencies: ["MeshGateway", "MeshCodec", "MeshCrypto", "MeshSim", "MeshportTestSupport"],

@@ -19,6 +19,10 @@ echo "=== API fuzzing: ${API_FUZZ_EXAMPLES:-500} examples per operation and phas
 Tools/Reliability/api-fuzz.sh --examples "${API_FUZZ_EXAMPLES:-500}" --results "$results" || status=1
 
 echo
+echo "=== chaos and two writers (Tools/Reliability/chaos.py) ==="
+python3 Tools/Reliability/chaos.py --results "$results" || status=1
+
+echo
 echo "=== report ($results) ==="
 python3 Tools/Reliability/results.py report "$results" || status=1
 exit "$status"

@@ -18,6 +18,12 @@ public actor MeshClient {
     private var drainWhenReady = false
     private var draining = false
     private var drainAgain = false
+    /// Messages the radio handed over that the store refused (a full disk, say). The radio
+    /// has forgotten them, so they wait here and are written before the next one is taken.
+    private var held: [Response] = []
+    /// A drain again a little later while `held` waits: no MSG_WAITING may come to start one.
+    private var retry: Task<Void, Never>?
+    static let retryDelay: Duration = .seconds(5)
 
     public init(session: RadioSession, store: MeshStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.session = session
@@ -36,7 +42,7 @@ public actor MeshClient {
                 try store.reader.radio(RadioID(publicKey: info.publicKey)).map(\.contactsLastmod)
             },
             now: { UInt32(now().timeIntervalSince1970) },
-            received: { [weak self] answer in try await self?.keep(answer) },
+            received: { [weak self] answer in try await self?.keepOrHold(answer) },
             initialized: { [weak self] snapshot in try await self?.initialized(snapshot) })
         _ = try await session.connect(setup)
         guard let context else { throw SessionError.linkClosed(command: "CMD_APP_START", url: session.url.text, reason: "closed during initialization") }
@@ -48,6 +54,8 @@ public actor MeshClient {
         await session.close()
         listener?.cancel()
         listener = nil
+        retry?.cancel()
+        retry = nil
         if let context { _ = try await store.radioDisconnected(context.radio) }
     }
 
@@ -74,6 +82,24 @@ public actor MeshClient {
         try await MessageDrain(context: context, now: now).keep(answer)
     }
 
+    /// Keeps a message the radio handed over, or holds it when the store refuses it.
+    private func keepOrHold(_ answer: Response) async throws {
+        do {
+            try await keep(answer)
+        } catch {
+            held.append(answer)
+            throw error
+        }
+    }
+
+    /// Writes the held messages, oldest first; throws at the first the store still refuses.
+    private func keepHeld() async throws {
+        while let first = held.first {
+            try await keep(first)
+            held.removeFirst()
+        }
+    }
+
     // MARK: Pushes
 
     private func startListening() {
@@ -88,7 +114,7 @@ public actor MeshClient {
         switch event {
         case let .state(state):
             events.emit(.connection(state))
-            if state == .ready, drainWhenReady {
+            if state == .ready, drainWhenReady || !held.isEmpty {
                 drainWhenReady = false
                 await drainQueue()
             }
@@ -162,12 +188,33 @@ public actor MeshClient {
         repeat {
             drainAgain = false
             do {
-                _ = try await session.drain { [weak self] answer in try await self?.keep(answer) }
+                // Nothing more is taken from the radio while the store refuses what it holds.
+                try await keepHeld()
+                _ = try await session.drain { [weak self] answer in try await self?.keepOrHold(answer) }
             } catch {
-                events.emit(.problem("message drain on \(session.url.text) stopped: \(error)"))
+                let waiting = held.isEmpty ? "" : " (\(held.count) received message(s) held until the store takes them)"
+                events.emit(.problem("message drain on \(session.url.text) stopped: \(error)\(waiting)"))
+                if !held.isEmpty { retryLater() }
                 return
             }
         } while drainAgain
+    }
+
+    private func retryLater() {
+        guard retry == nil else { return }
+        retry = Task { [weak self] in
+            do {
+                try await Task.sleep(for: Self.retryDelay)
+            } catch {
+                return   // cancelled: disconnected
+            }
+            await self?.retried()
+        }
+    }
+
+    private func retried() async {
+        retry = nil
+        if await session.state == .ready { await drainQueue() } else { drainWhenReady = true }
     }
 
     /// ADVERT / PATH_UPDATED name a contact that changed: read it back and keep it.
