@@ -42,7 +42,12 @@ var targets: [Target] = [
     // MeshSim on stream links: the TCP and pty listeners of `meshport sim` and the tests.
     .target(name: "MeshSimServe", dependencies: ["MeshSim", "MeshCodec", "MeshDriverKit"], path: "Modules/MeshSimServe", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
-    .target(name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices", swiftSettings: strict),
+    // Its MeshportVersion holds the VERSION file's number and the git commit, written for each
+    // build by the MeshportBuildInfo plugin (Tools/build-info.sh).
+    .target(
+        name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore"], path: "Modules/MeshServices",
+        swiftSettings: strict, plugins: ["MeshportBuildInfo"]),
+    .plugin(name: "MeshportBuildInfo", capability: .buildTool(), path: "Tools/BuildInfo"),
     // Gateway mode: the community uplink's topics, messages and broker token (no MQTT here).
     .target(name: "MeshGateway", dependencies: ["MeshCodec"], path: "Modules/MeshGateway", swiftSettings: strict),
     .target(
@@ -134,7 +139,7 @@ var targets: [Target] = [
     // The meshport client commands end to end: the real executable against `meshport sim`;
     // `meshport doctor`'s checks against prepared trees (through the library).
     .testTarget(
-        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI"],
+        name: "MeshportCLITests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI", "MeshServices"],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],
