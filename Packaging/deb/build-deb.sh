@@ -74,7 +74,7 @@ printf 'meshport (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\
 "$bin/meshport" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/meshport"
 "$bin/meshport" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_meshport"
 "$bin/meshport" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/meshport.fish"
-Packaging/deb/manual.sh "$bin/meshport" "$work/man"
+Packaging/deb/manual.sh "$work/man"
 gzip -9n < "$work/man/meshport.1" > "$root/usr/share/man/man1/meshport.1.gz"
 
 chmod -R u=rwX,go=rX "$root/usr" "$root/lib" "$root/etc"

@@ -116,13 +116,14 @@ fi
 
 # serve's web UI comes from /usr/share/meshport/web, with no --web-root.
 in_root setpriv --reuid=meshport --regid=meshport --init-groups env HOME=/tmp XDG_DATA_HOME=/tmp/meshport-data \
-    meshport serve --radio "$sim_url" --db /tmp/serve.db --http 127.0.0.1:18481 > "$root/tmp/serve.log" 2>&1 &
+    meshport serve --radio "$sim_url" --db /tmp/serve.db --http 127.0.0.1:0 > "$root/tmp/serve.log" 2>&1 &
 serve=$!
+for _ in $(seq 150); do grep -q "listening on http://" "$root/tmp/serve.log" && break; sleep 0.2; done
+port=$(grep -o "listening on http://127.0.0.1:[0-9]*" "$root/tmp/serve.log" | head -1 | grep -o "[0-9]*$")
 page=""
-for _ in $(seq 100); do
-    page=$(in_root bash -c 'exec 3<>/dev/tcp/127.0.0.1/18481 && printf "GET / HTTP/1.0\r\n\r\n" >&3 && cat <&3' 2>/dev/null) && [ -n "$page" ] && break
-    sleep 0.2
-done
+if [ -n "$port" ]; then
+    page=$(in_root bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0" && printf "GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n" >&3 && cat <&3' "$port")
+fi
 check "meshport serve sends the installed web UI" grep -q "<html" <<<"$page"
 [ -n "$page" ] || cat "$root/tmp/serve.log"
 kill "$serve" "$sim" 2>/dev/null
@@ -158,7 +159,8 @@ else
 fi
 check "user and group meshport are gone" bash -c '! chroot "$0" getent passwd meshport && ! chroot "$0" getent group meshport' "$root"
 files > "$root/tmp/after.txt"
-left=$(comm -13 "$root/tmp/before.txt" "$root/tmp/after.txt" | grep -v '^\./tmp')
+# adduser and deluser leave the shadow tools' backups of the files they edit (/etc/shadow- ...).
+left=$(comm -13 "$root/tmp/before.txt" "$root/tmp/after.txt" | grep -vE '^\./etc/(passwd|group|shadow|gshadow)-$')
 check "nothing left behind after the purge" test -z "$left"
 [ -z "$left" ] || echo "$left"
 

@@ -125,7 +125,8 @@ import Testing
         let copy = Migrations.backupPath(of: dir.path(), before: "v3-message-search")
         #expect(copy == dir.path() + ".before-v3-message-search")
         let saved = try DatabaseQueue(path: copy)
-        #expect(try saved.read { db in try Migrations.migrator.appliedIdentifiers(db) } == ["v1-initial", "v2-room-messages"])
+        let applied = try await saved.read { db in try Migrations.migrator.appliedIdentifiers(db) }
+        #expect(applied == ["v1-initial", "v2-room-messages"])
         #expect(try rowCounts(saved) == before)
         try saved.close()
 
