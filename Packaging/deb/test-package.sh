@@ -123,7 +123,7 @@ for _ in $(seq 150); do grep -q "listening on http://" "$root/tmp/serve.log" && 
 port=$(grep -o "listening on http://127.0.0.1:[0-9]*" "$root/tmp/serve.log" | head -1 | grep -o "[0-9]*$")
 page=""
 if [ -n "$port" ]; then
-    page=$(in_root bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0" && printf "GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n" >&3 && cat <&3' "$port")
+    page=$(in_root timeout 10 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0" && printf "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" >&3 && cat <&3' "$port")
 fi
 check "meshport serve sends the installed web UI" grep -q "<html" <<<"$page"
 [ -n "$page" ] || cat "$root/tmp/serve.log"
