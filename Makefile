@@ -14,10 +14,13 @@ FUZZ_SECONDS ?= 600
 # libpaho-mqtt-dev: the MQTT client (MeshMQTT); mosquitto, mosquitto-clients and openssl: the
 # broker, the independent subscriber and the test CA of its tests (Tests/Support/MosquittoProcess.swift).
 # postgresql-15: the region store's tests start their own server (Tests/Support/PostgresProcess.swift).
+# dpkg-dev, fakeroot, patchelf: the Debian package (Packaging/deb/build-deb.sh); debootstrap,
+# lintian and systemd (systemd-analyze): its test (Packaging/deb/test-package.sh).
 APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv socat qemu-system-x86 busybox-static cpio kmod \
-	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15
+	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15 \
+	dpkg-dev fakeroot patchelf debootstrap lintian systemd
 
-.PHONY: all deps venv build release run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz fuzz-long chaos reliability bench install-driver-sdk clean
+.PHONY: all deps venv build release package test-package run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz fuzz-long chaos reliability bench install-driver-sdk clean
 
 all: build
 
@@ -47,6 +50,15 @@ build: deps
 # Optimized, with the flags the release executable is laid out with (Tools/release.sh).
 release: deps
 	Tools/release.sh
+
+# meshport_VERSION_ARCH.deb in the package root, from the release build (Packaging/deb/build-deb.sh).
+package: deps
+	Packaging/deb/build-deb.sh
+
+# The package installed, run and purged in a Debian 12 chroot (Packaging/deb/test-package.sh;
+# as root). The debootstrap root is made once into ~/.cache/meshport-debootstrap.
+test-package: package
+	Packaging/deb/test-package.sh meshport_$$(cat VERSION)_$$(dpkg --print-architecture).deb
 
 # MeshSim with its default mesh and `meshport serve` on it; prints the URL (Tools/run-serve.sh).
 run: deps

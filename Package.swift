@@ -42,9 +42,12 @@ var targets: [Target] = [
     // MeshSim on stream links: the TCP and pty listeners of `meshport sim` and the tests.
     .target(name: "MeshSimServe", dependencies: ["MeshSim", "MeshCodec", "MeshDriverKit"], path: "Modules/MeshSimServe", swiftSettings: strict),
     // Client sessions: one actor per radio link, values across boundaries.
+    // Its MeshportVersion holds the VERSION file's number and the git commit, written for each
+    // build by the MeshportBuildInfo plugin (Tools/build-info.sh).
     .target(
         name: "MeshServices", dependencies: ["MeshCodec", "MeshCrypto", "MeshTransport", "MeshStore", .product(name: "Logging", package: "swift-log")],
-        path: "Modules/MeshServices", swiftSettings: strict),
+        path: "Modules/MeshServices", swiftSettings: strict, plugins: ["MeshportBuildInfo"]),
+    .plugin(name: "MeshportBuildInfo", capability: .buildTool(), path: "Tools/BuildInfo"),
     // Gateway mode: the community uplink's topics, messages and broker token (no MQTT here).
     .target(name: "MeshGateway", dependencies: ["MeshCodec"], path: "Modules/MeshGateway", swiftSettings: strict),
     .target(
@@ -139,7 +142,8 @@ var targets: [Target] = [
     // `meshport doctor`'s checks against prepared trees (through the library).
     .testTarget(
         name: "MeshportCLITests",
-        dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI", .product(name: "Logging", package: "swift-log")],
+        dependencies: ["MeshportTestSupport", "MeshCodec", "MeshSim", "MeshConformanceCommands", "MeshportCLI", "MeshServices",
+                       .product(name: "Logging", package: "swift-log")],
         path: "Tests/MeshportCLITests", swiftSettings: strict),
     .executableTarget(
         name: "MeshportTransportBench", dependencies: ["MeshTransport", "MeshConformance", "MeshSimServe", "MeshCodec"],

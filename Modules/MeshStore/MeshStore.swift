@@ -92,9 +92,16 @@ public final class MeshStore: Sendable {
         guard !missing.isEmpty else { return }
         guard !database.isReadOnly else { throw report(.schemaOutdated(path: path, missing: missing), database.options) }
         do {
-            // The migrator reads what is applied again under the lock: another process may
-            // have migrated the file meanwhile.
-            try MigrationLock.holding(for: path) { try Migrations.migrator.migrate(database.writer) }
+            // What is applied is read again under the lock: another process may have migrated
+            // the file meanwhile. A file that already holds a history is copied first, so an
+            // upgrade can be undone (Docs/operations.md, "Upgrade").
+            try MigrationLock.holding(for: path) {
+                let applied = try database.writer.read { db in try Migrations.migrator.appliedIdentifiers(db) }
+                if !applied.isEmpty, let next = Migrations.names.first(where: { !applied.contains($0) }) {
+                    _ = try Maintenance.backup(database, to: Migrations.backupPath(of: path, before: next), overwrite: true, progress: nil)
+                }
+                try Migrations.migrator.migrate(database.writer)
+            }
         } catch {
             throw report(error, database.options)
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MeshServices
 
 /// The `meshport` command. Subcommand groups live in their own files; later front ends
 /// (chat, serve, scan, ...) are added to `subcommands` here.
@@ -7,6 +8,7 @@ public struct Meshport: AsyncParsableCommand {
         commandName: "meshport",
         abstract: "Toolkit and client for MeshCore companion radios.",
         discussion: ExitStatus.helpText + " See Docs/cli.md.",
+        version: MeshportVersion.full,
         subcommands: [
             Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, Login.self, Logout.self, Status.self,
             Telemetry.self, Trace.self, Packets.self, GetSetting.self, SetSetting.self, Presets.self, TimeCommand.self, StatsCommand.self, Use.self,

@@ -114,6 +114,30 @@ import Testing
         #expect(throws: StoreError.schemaTooNew(path: dir.path(), unknown: ["v9-future"])) { try MeshStore.open(at: dir.path()) }
     }
 
+    @Test("a file with a history is copied before pending migrations run; a new or current file is not")
+    func copiedBeforeMigrating() async throws {
+        let dir = TempDir()
+        try Fixture.load("v2-room-messages", into: dir.path())
+        let before = try rowCounts(DatabaseQueue(path: dir.path()))
+        let store = try MeshStore.open(at: dir.path())
+        try await store.close()
+
+        let copy = Migrations.backupPath(of: dir.path(), before: "v3-message-search")
+        #expect(copy == dir.path() + ".before-v3-message-search")
+        let saved = try DatabaseQueue(path: copy)
+        let applied = try await saved.read { db in try Migrations.migrator.appliedIdentifiers(db) }
+        #expect(applied == ["v1-initial", "v2-room-messages"])
+        #expect(try rowCounts(saved) == before)
+        try saved.close()
+
+        // Opened again at the current schema: nothing to migrate, no further copy.
+        try await MeshStore.open(at: dir.path()).close()
+        let fresh = dir.path("fresh.db")
+        try await MeshStore.open(at: fresh).close()
+        let copies = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".before-") }
+        #expect(copies == ["store.db.before-v3-message-search"])
+    }
+
     private func schema(_ db: DatabaseQueue) throws -> [String] {
         try db.read { db in
             try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name")

@@ -141,6 +141,16 @@ public func runMeshport(_ arguments: [String], environment: [String: String] = [
 /// its output; throws with that output when it fails.
 @discardableResult
 func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
+    let result = try runToolToEnd(path, arguments, in: directory)
+    guard result.status == 0 else {
+        throw ProcessFailure("\(path) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)")
+    }
+    return result.output
+}
+
+/// Runs a tool to completion in `directory` (blocking: call it through `offPool`): its exit
+/// status and its output (stdout and stderr together).
+public func runToolToEnd(_ path: String, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -153,10 +163,7 @@ func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil) th
     let output = try reader.text(seconds: 90)
     // Its output closed: it has exited or is about to (never waitUntilExit: it spins a core).
     while process.isRunning { usleep(5_000) }
-    guard process.terminationStatus == 0 else {
-        throw ProcessFailure("\(path) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(output)")
-    }
-    return output
+    return (process.terminationStatus, output)
 }
 
 /// A temporary folder of its own per test (tests run in parallel), removed when released.

@@ -7,6 +7,10 @@ enum Migrations {
     static let names = ["v1-initial", "v2-room-messages", "v3-message-search", "v4-dedupe-by-time", "v5-contacts-removed", "v6-message-failure",
                               "v7-conversation-activity", "v8-packet-log"]
 
+    /// Where the copy of the file at `path` goes before `migration` is applied to it: beside
+    /// it, named after the migration ("meshport.db.before-v9-name").
+    static func backupPath(of path: String, before migration: String) -> String { "\(path).before-\(migration)" }
+
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1-initial") { db in try db.execute(sql: v1Initial) }

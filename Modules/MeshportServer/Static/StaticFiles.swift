@@ -15,8 +15,14 @@ struct StaticFiles: Sendable {
     /// The root with its symbolic links resolved, ending in "/".
     private let resolvedRoot: String
 
-    /// The files built into the binary.
+    /// The files a package installs beside the executable (/usr/bin/meshport and
+    /// /usr/share/meshport/web, Packaging/deb), else the ones built into the binary.
     static func builtIn() throws(ServeError) -> StaticFiles {
+        let executableFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let installed = executableFolder.appendingPathComponent("../share/meshport/web").standardized
+        if FileManager.default.fileExists(atPath: installed.appendingPathComponent("index.html").path) {
+            return try StaticFiles(root: installed)
+        }
         guard let web = Bundle.module.url(forResource: "Web", withExtension: nil) else {
             throw .webRoot("Web", reason: "the built-in web UI is missing from this build")
         }
