@@ -128,9 +128,10 @@ public actor MeshClient {
             events.emit(.problem(text))
         case let .lateMessage(answer):
             do {
-                try await keep(answer)
+                try await keepOrHold(answer)
             } catch {
-                events.emit(.problem("a message the radio handed over after its time limit was not kept: \(error)"))
+                events.emit(.problem("a message the radio handed over after its time limit is held until the store takes it: \(error)"))
+                retryLater()
             }
         case .reconnecting, .reconnected, .stray:
             break
