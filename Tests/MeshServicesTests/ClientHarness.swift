@@ -88,8 +88,8 @@ final class LinkLoss: Sendable {
 }
 
 /// A link that fails at one frame, then stays down.
-final class LossyLink: Transport, @unchecked Sendable {
-    private let inner: SimTransport
+final class LossyLink: WrappingLink, @unchecked Sendable {
+    let inner: SimTransport
     private let failAt: (frame: Int, moment: LinkLoss.Moment)?
     private let sent = Mutex(0)
 
@@ -98,11 +98,6 @@ final class LossyLink: Transport, @unchecked Sendable {
         failAt = loss.next()
     }
 
-    var url: TransportURL { inner.url }
-    var frames: AsyncStream<[UInt8]> { inner.frames }
-    var states: AsyncStream<LinkState> { inner.states }
-    func open() async throws { try await inner.open() }
-    func close() async { await inner.close() }
 
     func send(_ frame: [UInt8]) async throws {
         let n = sent.withLock { $0 += 1; return $0 }

@@ -83,12 +83,12 @@ private func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable 
 }
 
 /// A link that holds every frame for `slow.delay` before the radio gets it (none at first).
-final class SlowLink: Transport, @unchecked Sendable {
+final class SlowLink: WrappingLink, @unchecked Sendable {
     final class Switch: Sendable {
         let delay = Mutex<Duration>(.zero)
     }
 
-    private let inner: SimTransport
+    let inner: SimTransport
     private let slow: Switch
     private let order = Mutex<Task<Void, any Error>?>(nil)
 
@@ -97,11 +97,6 @@ final class SlowLink: Transport, @unchecked Sendable {
         self.slow = slow
     }
 
-    var url: TransportURL { inner.url }
-    var frames: AsyncStream<[UInt8]> { inner.frames }
-    var states: AsyncStream<LinkState> { inner.states }
-    func open() async throws { try await inner.open() }
-    func close() async { await inner.close() }
 
     /// Frames reach the radio in the order they were sent, each after the delay.
     func send(_ frame: [UInt8]) async throws {
