@@ -24,7 +24,8 @@ import Testing
             if message == "WATCHDOG=1" { pings += 1 }
         }
         #expect(pings == 3)
-        #expect(try await world.serve.stop() == 0)
+        let exit = try await world.serve.stop()
+        #expect(exit == 0, "exit \(String(describing: exit)) (nil: still running 20 s after SIGTERM): \(world.serve.stderr)")
         #expect(await socket.until(within: 10) { $0.contains("STOPPING=1") } != nil, "no STOPPING=1")
 
         let lines = world.serve.stderr.split(separator: "\n")
