@@ -62,11 +62,7 @@ public struct StoreReader: Sendable {
     /// The slots' index, name and secret only, from a cache the writer keeps current
     /// (ChannelSlotCache.swift): the packet log reads them for every heard packet.
     public func channelSlots(_ radio: RadioID) throws(StoreError) -> [ChannelInfo] {
-        try database.channelSlots.slots(radio) { () throws(StoreError) in
-            try database.readOne("channel slots of radio \(radio)") { db in
-                try ChannelRecord.fetchAll(cached: db, sql: "SELECT * FROM channels WHERE radioId = ? ORDER BY channelIndex", arguments: [radio.rawValue]).map(\.info)
-            }
-        }
+        try database.channelSlots.slots(radio) { () throws(StoreError) in try channels(radio).map(\.info) }
     }
 
     // MARK: Messages
