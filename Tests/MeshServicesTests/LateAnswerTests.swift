@@ -13,15 +13,15 @@ import Testing
     @Test func aMessageDrainedAfterItsTimeLimitIsStillKept() async throws {
         let h = try ClientHarness()
         let slow = SlowLink.Switch()
-        // The usual 5 s limit, which connecting meets on a loaded machine; only the drain's
-        // SYNC_NEXT_MESSAGE is then held past it.
-        let client = try h.client { SlowLink($0, slow: slow, only: 0x0A) }
+        // A 15 s limit, which connecting meets even in a full parallel run (5 s did not, once);
+        // only the drain's SYNC_NEXT_MESSAGE is then held past it.
+        let client = try h.client(commandTimeout: .seconds(15)) { SlowLink($0, slow: slow, only: 0x0A) }
         let radio = try await client.connect().radio
         let before = try h.store.reader.rowCounts(radio)["messages", default: 0]
         let events = client.events.subscribe()
-        slow.delay.withLock { $0 = .seconds(7) }
+        slow.delay.withLock { $0 = .seconds(17) }
         await h.radio.deliver(.channel(index: 0, senderName: "Ann", text: "late but kept", sentAt: ClientHarness.now, hops: 1))
-        let (received, problems) = await Self.firstMessage(events, within: .seconds(30))
+        let (received, problems) = await Self.firstMessage(events, within: .seconds(40))
         #expect(received?.text == "late but kept" && received?.senderName == "Ann")
         #expect(problems.contains { $0.contains("CMD_SYNC_NEXT_MESSAGE") }, "the drain's own command timed out first: \(problems)")
         #expect(await h.radio.state.offlineQueue.isEmpty)
