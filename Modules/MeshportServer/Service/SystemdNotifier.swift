@@ -33,7 +33,10 @@ final class SystemdNotifier: Sendable {
         return .microseconds(usec)
     }
 
-    /// Sends `fields` (each `KEY=VALUE`, no newline inside) as one datagram.
+    /// Sends `fields` (each `KEY=VALUE`, no newline inside) as one datagram. Never waits: a
+    /// unix datagram socket holds only `net.unix.max_dgram_qlen` (10) unread datagrams, and a
+    /// blocked send would stall the shutdown that sends `STOPPING=1`; when systemd is not
+    /// reading, the message is dropped and `.notReading` thrown.
     func send(_ fields: [String]) throws(SystemdNotifyError) {
         let message = Array(fields.joined(separator: "\n").utf8)
         var target = sockaddr_un()
@@ -44,10 +47,12 @@ final class SystemdNotifier: Sendable {
         let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count)
         let sent = withUnsafePointer(to: &target) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddr in
-                message.withUnsafeBytes { sendto(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sockaddr, length) }
+                message.withUnsafeBytes { sendto(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), sockaddr, length) }
             }
         }
-        guard sent == message.count else { throw .cannotSend(address, String(cString: strerror(errno))) }
+        guard sent != message.count else { return }
+        if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw .notReading(address) }
+        throw .cannotSend(address, String(cString: strerror(errno)))
     }
 }
 
@@ -55,6 +60,7 @@ final class SystemdNotifier: Sendable {
 enum SystemdNotifyError: Error, Equatable, CustomStringConvertible {
     case badAddress(String)
     case cannotSend(String, String)
+    case notReading(String)
 
     var description: String {
         switch self {
@@ -62,6 +68,8 @@ enum SystemdNotifyError: Error, Equatable, CustomStringConvertible {
             "NOTIFY_SOCKET \"\(address)\" is neither an absolute path nor an abstract socket name (@name) that fits a unix socket address."
         case let .cannotSend(address, reason):
             "Cannot notify systemd through \(address): \(reason)."
+        case let .notReading(address):
+            "systemd is not reading its notification socket \(address) (its queue is full); the message was dropped."
         }
     }
 }

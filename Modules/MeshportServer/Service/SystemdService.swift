@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Tells systemd how serve is doing (`Type=notify`): `READY=1` with a status line once
 /// `ServeReadiness` says so, each later status change, `WATCHDOG=1` every half of
@@ -11,6 +12,15 @@ struct SystemdService: Service {
     /// away); a hung server never returns, so no keep-alive goes out and systemd restarts it.
     let alive: @Sendable () async -> Bool
     let logger: Logger
+    /// Set while systemd is not reading: one warning per such stretch, not one per keep-alive.
+    private let dropping = Dropping()
+
+    init(notifier: SystemdNotifier, readiness: ServeReadiness, alive: @escaping @Sendable () async -> Bool, logger: Logger) {
+        self.notifier = notifier
+        self.readiness = readiness
+        self.alive = alive
+        self.logger = logger
+    }
 
     func run() async {
         await withGracefulShutdownHandler {
@@ -51,8 +61,15 @@ struct SystemdService: Service {
     private func send(_ fields: [String]) {
         do {
             try notifier.send(fields)
+            if dropping.flag.exchange(false, ordering: .relaxed) { logger.notice("systemd reads its notification socket again.") }
+        } catch .notReading(let address) {
+            if !dropping.flag.exchange(true, ordering: .relaxed) { logger.warning("\(SystemdNotifyError.notReading(address).description)") }
         } catch {
             logger.warning("\(error.description)")
         }
     }
+}
+
+private final class Dropping: Sendable {
+    let flag = Atomic(false)
 }
