@@ -89,9 +89,12 @@ extension RadioSession {
     /// `since` (all of them without it), END_OF_CONTACTS.
     /// The watermark returned is where the next incremental sync starts: END_OF_CONTACTS
     /// carries 0 when nothing was listed, which would make it a full sync again.
+    /// The radio stamps lastmod in whole seconds and lists `lastmod > since`, so a contact changed
+    /// after a listing but within the watermark's second would never be listed: the request
+    /// starts one second earlier, and the few contacts of that second come again (kept as before).
     public func syncContacts(since: UInt32? = nil) async throws -> (contacts: [Contact], watermark: UInt32, announced: Int) {
         report(.syncing(.contacts(received: 0, total: 0)))
-        let frames = try await contactStream(since: since)
+        let frames = try await contactStream(since: since.map { $0 > 1 ? $0 - 1 : $0 })
         guard case let .response(.contactsStart(total))? = frames.first, case let .response(.endOfContacts(watermark))? = frames.last else {
             throw SessionError.unexpected(command: "CMD_GET_CONTACTS", url: radioURL, got: frames.map(\.name).joined(separator: ", "))
         }

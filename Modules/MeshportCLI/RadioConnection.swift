@@ -40,7 +40,9 @@ enum RadioConnection {
             await shutDown(client: client, store: store)
             throw explain(error, on: target)
         }
-        watcher.cancel()
+        // The session reported `ready` before connect returned, so the watcher ends on its own
+        // once it has shown every step before it: cancelling it here could drop the last count.
+        await watcher.value
         display.finish(ok: true)
         let connected = ConnectedClient(client: client, context: context, store: store, events: all)
         let result: T

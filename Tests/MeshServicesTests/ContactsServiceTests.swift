@@ -64,6 +64,25 @@ import Testing
         #expect(try await contacts.importCard(card).publicKey == target.publicKey)
     }
 
+    /// The radio stamps lastmod in whole seconds: a contact changed within the second of the
+    /// stored watermark, after the listing that set it, is still listed by the next sync.
+    @Test func aContactChangedInTheWatermarksSecondIsListed() async throws {
+        let (h, _, contacts) = try await connected()
+        let stranger = ContactURI(name: "Stranger", publicKey: PublicKey([UInt8](repeating: 0x5A, count: 32))!, type: .chat)
+        try await contacts.add(stranger)
+        try await contacts.sync()
+        let watermark = try #require(try h.store.reader.radio(await h.radioID)?.contactsLastmod)
+        #expect(watermark > 0)
+        // Another app changes a contact in that same second.
+        var other = try #require(try await contacts.list().first { $0.publicKey != stranger.publicKey }).contact
+        other.name = "Renamed"
+        other.lastModified = watermark
+        _ = await h.radio.handle(.addUpdateContact(AddUpdateContact(contact: other, layout: .full)))
+        let listed = try await contacts.sync()
+        #expect(listed.contains { $0.publicKey == other.publicKey && $0.name == "Renamed" }, "\(listed.map(\.name))")
+        #expect(try h.store.reader.contact(await h.radioID, key: other.publicKey)?.name == "Renamed")
+    }
+
     /// With manual add on, the radio acknowledges a card and only offers the node (NEW_ADVERT):
     /// no contact was added, and the error says how to add it.
     @Test func aCardTheRadioIgnoresIsNotApplied() async throws {
