@@ -184,7 +184,8 @@ import Testing
         }
         #expect(broker == "mqtt://127.0.0.1:\(port)")
         #expect(retryIn == .milliseconds(200))
-        #expect(await waitForState(client) { $0 == .connecting(attempt: 2) } != nil)
+        // Watched from here on: on a loaded machine attempt 2 may already be over.
+        #expect(await waitForState(client) { if case let .connecting(attempt) = $0 { attempt >= 2 } else { false } } != nil)
         await client.close()
     }
 }

@@ -34,4 +34,31 @@ import Testing
         #expect(try h.store.reader.rowCounts(radio)["messages", default: 0] == before + 1)
         try await client.disconnect()
     }
+
+    /// The same for a message a companion client drained through the server (the radio let
+    /// go of it when it answered that client's SYNC_NEXT_MESSAGE): held, then written.
+    @Test func aMessageACompanionClientDrainedIsHeldWhileTheStoreRefusesIt() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        let context = try await client.connect()
+        let radio = await h.radioID
+        let before = try h.store.reader.rowCounts(radio)["messages", default: 0]
+        let events = client.events.subscribe()
+        var config = GRDB.Configuration()
+        config.allowsUnsafeTransactions = true
+        config.busyMode = .timeout(5)
+        let other = try DatabaseQueue(path: h.dir.path(), configuration: config)
+        try await other.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+
+        let message = ChannelMessage(channelIndex: 0, pathLength: PathLength(hops: 1)!, senderTimestamp: ClientHarness.now, text: "Ann: drained by another app")
+        await RelayedCommand(context: context, client: client).keep(.syncNextMessage, answer: [.response(.channelMessage(message))]) { _ in }
+        let problem = await firstEvent(events) { e -> String? in if case let .problem(text) = e, text.contains("held") { text } else { nil } }
+        #expect(problem?.contains("companion client drained is held") == true, "\(problem ?? "no problem reported")")
+
+        try await other.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
+        let received = await firstEvent(events) { e -> StoredMessage? in if case let .messageReceived(m) = e { m } else { nil } }
+        #expect(received?.text == "drained by another app")
+        #expect(try h.store.reader.rowCounts(radio)["messages", default: 0] == before + 1)
+        try await client.disconnect()
+    }
 }

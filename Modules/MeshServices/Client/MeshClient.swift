@@ -72,8 +72,20 @@ public actor MeshClient {
 
     /// A message another client of this radio drained (SYNC_NEXT_MESSAGE sent through the
     /// server's companion re-export): kept and announced as if this client had drained it.
-    /// Call before handing the answer on, as the drain itself does.
-    func keepDrained(_ answer: Response) async throws { try await keep(answer) }
+    /// Call before handing the answer on, as the drain itself does. The radio has let go of
+    /// it: when the store refuses it, it is held and retried, as the drain's own are.
+    func keepDrained(_ answer: Response) async throws { try await keepOrRetry(answer) }
+
+    /// Keeps a message the radio has let go of; when the store refuses it, holds it, tries again
+    /// later and throws the store's error.
+    private func keepOrRetry(_ answer: Response) async throws {
+        do {
+            try await keepOrHold(answer)
+        } catch {
+            retryLater()
+            throw error
+        }
+    }
 
     private func keeper(_ radio: RadioID) -> ContactKeeper { ContactKeeper(store: store, radio: radio, events: events, now: now) }
 
@@ -128,10 +140,9 @@ public actor MeshClient {
             events.emit(.problem(text))
         case let .lateMessage(answer):
             do {
-                try await keepOrHold(answer)
+                try await keepOrRetry(answer)
             } catch {
                 events.emit(.problem("a message the radio handed over after its time limit is held until the store takes it: \(error)"))
-                retryLater()
             }
         case .reconnecting, .reconnected, .stray:
             break

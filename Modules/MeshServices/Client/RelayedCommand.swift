@@ -24,7 +24,12 @@ public struct RelayedCommand: Sendable {
             switch (command, frames.first) {
             case let (.syncNextMessage, .response(message)?):
                 if case .noMoreMessages = message { return }
-                try await client.keepDrained(message)
+                do {
+                    try await client.keepDrained(message)
+                } catch {
+                    context.events.emit(.problem("a message a companion client drained is held until the store takes it: \(error)"))
+                    return
+                }
             case let (.sendTextMessage(m), .response(.sent(sent))?):
                 guard case let .found(contact) = try store.reader.lookupContact(id, prefix: m.recipient) else { return }
                 let saved = try await store.writer.saveOutgoing(id, OutgoingMessage(conversation: .direct(contact.publicKey), text: m.text,
