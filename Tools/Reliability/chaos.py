@@ -230,17 +230,21 @@ def writers(results):
             stored_out = {t for (t,) in c.execute("SELECT text FROM messages WHERE direction = 1 AND text LIKE 'outgoing %'")}
         lost_out = [t for t in sent if t not in stored_out]
         check = run.db_check(db)
+        # The CLI goes through serve's companion port: serve's own link to the radio never
+        # drops (read before the sim is stopped, which does drop it).
+        links_lost = (run.dir / "serve.log").read_text(errors="replace").count("link to the radio was lost")
     finally:
         run.stop_all()
-    ok = not locked and not failures and not missing and not twice and not lost_out and not check
+    ok = not locked and not failures and not missing and not twice and not lost_out and not check and not links_lost
     print(f"two writers {seconds} s: {calls} CLI commands beside serve, {len(locked)} said \"database is locked\", "
           f"{len(failures)} other failures; {len(sent)} sends, {len(lost_out)} not stored; {messages} DMs received, "
-          f"{len(missing)} missing, {len(twice)} twice; db check {check or 'ok'}")
+          f"{len(missing)} missing, {len(twice)} twice; serve lost its radio link {links_lost} times; db check {check or 'ok'}")
     for line in (locked + failures)[:5]:
         print(f"  {line}")
     results.update({
         "two_writers_locked": figure(len(locked), "commands", 0, not locked),
         "two_writers_failed_commands": figure(len(failures), "commands", 0, not failures),
+        "two_writers_radio_links_lost": figure(links_lost, "reconnects", 0, not links_lost),
         "two_writers_writes_lost": figure(len(missing) + len(twice) + len(lost_out), "rows", 0,
                                           not missing and not twice and not lost_out),
     })
@@ -249,7 +253,8 @@ def writers(results):
 
 
 def _companion(run):
-    match = re.search(r"companion[^\n]*?(127\.0\.0\.1:\d+)", (run.dir / "serve.log").read_text(errors="replace"))
+    # "companion for radio 0 (RADIO URL) on tcp://HOST:PORT": the port is the last address.
+    match = re.search(r"companion for radio [^\n]* on tcp://(127\.0\.0\.1:\d+)", (run.dir / "serve.log").read_text(errors="replace"))
     return f"tcp://{match.group(1)}" if match else None
 
 
