@@ -8,7 +8,8 @@ public struct IngestOptions: Sendable {
     public var brokers: [MQTTBrokerURL]
     /// The region database (`postgres://` or `postgresql://`), for the region store.
     public var postgres: String
-    public var group: String
+    /// The shared-subscription group; nil with `--single-worker`.
+    public var group: String?
     public var spoolFolder: URL
     public var clientID: String
     public var channels: IngestChannels
@@ -25,7 +26,8 @@ public struct IngestOptions: Sendable {
     /// `~/.local/state/meshport/ingest`); the spool lives in it. `clientID` defaults to one made
     /// from the host name and that folder, so it stays the same across restarts and differs
     /// between two workers on one machine (which need two folders anyway).
-    public init(mqtt: [String], postgres: String?, group: String = defaultGroup, state: String? = nil, clientID: String? = nil,
+    /// `singleWorker`: plain subscriptions instead of a shared group (`group` must then be nil).
+    public init(mqtt: [String], postgres: String?, group: String? = nil, singleWorker: Bool = false, state: String? = nil, clientID: String? = nil,
                 channels: [String] = [], batchSize: Int = 500, batchMilliseconds: Int = 200, spoolLimit: Int = 10_000,
                 sessionExpirySeconds: Int = 7 * 86_400, retentionDays: Int? = nil, hostName: String = ProcessInfo.processInfo.hostName,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(IngestOptionsError) {
@@ -43,10 +45,18 @@ public struct IngestOptions: Sendable {
             throw .badValue(option: "postgres", value: MQTTBrokerURL.redacted(postgres), reason: "give a postgres://USER:PASSWORD@HOST[:PORT]/DATABASE URL")
         }
         self.postgres = postgres
-        guard !group.isEmpty, !group.contains(where: { "/+#".contains($0) }) else {
-            throw .badValue(option: "workers-group", value: group, reason: "a group name is not empty and has no /, + or #")
+        if singleWorker {
+            if let group {
+                throw .badValue(option: "workers-group", value: group, reason: "a worker started with --single-worker has no group; give one or the other")
+            }
+            self.group = nil
+        } else {
+            let group = group ?? Self.defaultGroup
+            guard !group.isEmpty, !group.contains(where: { "/+#".contains($0) }) else {
+                throw .badValue(option: "workers-group", value: group, reason: "a group name is not empty and has no /, + or #")
+            }
+            self.group = group
         }
-        self.group = group
         spoolFolder = Self.stateFolder(state, environment: environment)
         if let clientID {
             guard !clientID.isEmpty, clientID.utf8.count <= 65_535 else {

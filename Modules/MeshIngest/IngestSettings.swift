@@ -6,8 +6,9 @@ import MeshMQTT
 public struct IngestSettings: Sendable {
     /// One MQTT client per broker; all feed the same spool.
     public var brokers: [MQTTBrokerURL]
-    /// The shared-subscription group: workers in one group split the stream.
-    public var group: String
+    /// The shared-subscription group: workers in one group split the stream. nil: one worker
+    /// alone, on plain subscriptions.
+    public var group: String?
     /// Stable across restarts, distinct per worker: the broker keeps the session by it.
     public var clientID: String
     /// The worker's own folder for its spool.
@@ -24,7 +25,7 @@ public struct IngestSettings: Sendable {
     public var retryMin: Duration
     public var retryMax: Duration
 
-    public init(brokers: [MQTTBrokerURL], group: String, clientID: String, spoolFolder: URL, batchSize: Int = 500,
+    public init(brokers: [MQTTBrokerURL], group: String?, clientID: String, spoolFolder: URL, batchSize: Int = 500,
                 batchInterval: Duration = .milliseconds(200), spoolBound: Int = 10_000, sessionExpirySeconds: UInt32 = 7 * 86_400,
                 channels: IngestChannels = IngestChannels(), retryMin: Duration = .milliseconds(500), retryMax: Duration = .seconds(30)) {
         self.brokers = brokers
@@ -40,8 +41,9 @@ public struct IngestSettings: Sendable {
         self.retryMax = retryMax
     }
 
-    /// The community topics as this group's shared subscriptions.
+    /// The community topics: this group's shared subscriptions, or plain ones for a worker
+    /// alone (which Mosquitto 2.0 restores after its own restart; shared ones it does not).
     public var filters: [String] {
-        ["packets", "status"].map { "$share/\(group)/meshcore/+/+/\($0)" }
+        ["packets", "status"].map { kind in group.map { "$share/\($0)/meshcore/+/+/\(kind)" } ?? "meshcore/+/+/\(kind)" }
     }
 }

@@ -50,7 +50,7 @@ public actor IngestWorker {
     /// One client per broker, each subscribed to the group's filters, all feeding `spool`.
     private func connect(_ spool: Spool) async throws {
         let logger = self.logger
-        let group = settings.group
+        let group = settings.group.map { "group \($0)" } ?? "no shared group"
         for (index, broker) in settings.brokers.enumerated() {
             let id = settings.brokers.count > 1 ? "\(settings.clientID)-\(index + 1)" : settings.clientID
             let options = MQTTClientOptions(clientID: id, session: .persistent(expirySeconds: settings.sessionExpirySeconds)) { message in
@@ -68,7 +68,7 @@ public actor IngestWorker {
             tasks.append(Task {
                 for await state in states {
                     switch state {
-                    case .connected: logger.notice("Connected to \(broker) as \(id), group \(group).")
+                    case .connected: logger.notice("Connected to \(broker) as \(id), \(group).")
                     case .waiting: logger.warning("\(state)")
                     case .idle, .connecting, .closed: break
                     }

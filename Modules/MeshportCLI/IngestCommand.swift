@@ -22,8 +22,10 @@ struct IngestCommand: AsyncParsableCommand {
     var mqtt: [String] = []
     @Option(name: .customLong("postgres"), help: ArgumentHelp("The region database: postgres://USER:PASSWORD@HOST[:PORT]/DATABASE.", valueName: "url"))
     var postgres: String?
-    @Option(name: .customLong("workers-group"), help: ArgumentHelp("The shared-subscription group; workers in one group split the stream.", valueName: "name"))
-    var group = IngestOptions.defaultGroup
+    @Option(name: .customLong("workers-group"), help: ArgumentHelp("The shared-subscription group; workers in one group split the stream (default \(IngestOptions.defaultGroup)).", valueName: "name"))
+    var group: String?
+    @Flag(name: .customLong("single-worker"), help: ArgumentHelp("Subscribe without a shared group: this worker takes the whole stream alone. A restarted Mosquitto restores such subscriptions (not shared ones), so nothing published while the worker reconnects is lost."))
+    var singleWorker = false
     @Option(name: .customLong("state"), help: ArgumentHelp("This worker's folder for its spool (default $XDG_STATE_HOME/meshport/ingest); one per worker.", valueName: "folder"))
     var state: String?
     @Option(name: .customLong("client-id"), help: ArgumentHelp("The MQTT client id; keep it across restarts (default: from the host name and the state folder).", valueName: "id"))
@@ -63,7 +65,7 @@ struct IngestCommand: AsyncParsableCommand {
         }
         let worker = IngestWorker(settings: options.settings, sink: store, logger: logger)
         try await worker.start()
-        logger.notice("Working in group \(options.group) as client \(options.clientID), spool \(options.spoolFolder.path).")
+        logger.notice("Working \(options.group.map { "in group \($0)" } ?? "alone (no shared group)") as client \(options.clientID), spool \(options.spoolFolder.path).")
         let report = Task {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: .seconds(60)) } catch { return }
@@ -81,7 +83,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     private func options() throws(IngestOptionsError) -> IngestOptions {
-        try IngestOptions(mqtt: mqtt, postgres: postgres, group: group, state: state, clientID: clientID, channels: channels,
+        try IngestOptions(mqtt: mqtt, postgres: postgres, group: group, singleWorker: singleWorker, state: state, clientID: clientID, channels: channels,
                           batchSize: batchSize, batchMilliseconds: batchMilliseconds, spoolLimit: spoolLimit,
                           sessionExpirySeconds: sessionExpiry, retentionDays: retentionDays)
     }

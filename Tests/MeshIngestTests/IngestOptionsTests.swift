@@ -40,6 +40,16 @@ import Testing
         #expect(options.sessionExpirySeconds == 3600 && options.channels.channels.map(\.name) == ["Public", "#hiking"])
     }
 
+    /// `--single-worker` subscribes to the plain topics (Mosquitto restores those after its own
+    /// restart); otherwise the group's shared subscriptions.
+    @Test func aSingleWorkerHasPlainSubscriptions() throws {
+        let env = ["XDG_STATE_HOME": "/tmp/state"]
+        let alone = try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", singleWorker: true, environment: env)
+        #expect(alone.group == nil && alone.settings.filters == ["meshcore/+/+/packets", "meshcore/+/+/status"])
+        let grouped = try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", environment: env)
+        #expect(grouped.settings.filters == ["$share/meshport-ingest/meshcore/+/+/packets", "$share/meshport-ingest/meshcore/+/+/status"])
+    }
+
     @Test func badValuesNameTheirOption() {
         func error(_ make: () throws -> IngestOptions) -> String {
             do {
@@ -57,6 +67,8 @@ import Testing
             == "--postgres mysql://u:***@db/r is not usable: give a postgres://USER:PASSWORD@HOST[:PORT]/DATABASE URL.")
         #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", group: "a/b", environment: env) }
             .hasPrefix("--workers-group a/b is not usable"))
+        #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", group: "g", singleWorker: true, environment: env) }
+            .contains("give one or the other"))
         #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", batchSize: 0, environment: env) }
             .hasPrefix("--batch-size 0 is not usable"))
         #expect(error { try IngestOptions(mqtt: ["mqtt://b"], postgres: "postgres://db/r", batchMilliseconds: 0, environment: env) }

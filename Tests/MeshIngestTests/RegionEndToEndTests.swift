@@ -48,6 +48,18 @@ import Testing
         try await Self.finishAndCheck(rig, loss: "Mosquitto drops what is published after its restart until the workers reconnect")
     }
 
+    /// A worker alone on plain subscriptions (`--single-worker`): Mosquitto restores those from
+    /// its persistence file and queues for them while the worker reconnects, so nothing is lost.
+    @Test func theBrokerRestartedMidStreamLosesNothingForASingleWorker() async throws {
+        let rig = try await RegionRig(singleWorker: true)
+        try await Self.midStream(rig)
+        await rig.broker.kill9()
+        try await Task.sleep(for: .seconds(3))
+        try await rig.broker.start()
+        try await rig.waitForScenarioEnd()
+        try await Self.finishAndCheck(rig)
+    }
+
     @Test func badMessagesAreKeptWithAReasonAndTheWorkersGoOn() async throws {
         let rig = try await RegionRig()
         let observer = String(repeating: "AB", count: 32)

@@ -21,11 +21,14 @@ final class RegionRig: @unchecked Sendable {
     private var simStarted = Date.distantFuture
     private var uplinks: [MeshportProcess] = []
     private(set) var workers: [MeshportProcess?] = []
+    /// One worker on plain subscriptions (`--single-worker`) instead of two in a group.
+    let singleWorker: Bool
 
     var heardLog: String { dir.path("heard.jsonl") }
 
     /// Everything up: the workers subscribed before the first gateway publishes.
-    init() async throws {
+    init(singleWorker: Bool = false) async throws {
+        self.singleWorker = singleWorker
         broker = try await MosquittoProcess(queueLimit: 1_000_000)
         postgres = try await PostgresProcess()
         database = "region_e2e"
@@ -33,11 +36,11 @@ final class RegionRig: @unchecked Sendable {
         try JSONSerialization.data(withJSONObject: RegionScenario.json, options: [.sortedKeys])
             .write(to: dir.url.appendingPathComponent("scenario.json"))
         let started = Date()
-        workers = [nil, nil]
+        workers = singleWorker ? [nil] : [nil, nil]
         for index in workers.indices { try startWorker(index) }
         for index in workers.indices {
             for kind in ["packets", "status"] {
-                try await broker.waitForSubscription(clientID(index), to: "$share/\(Self.group)/meshcore/+/+/\(kind)")
+                try await broker.waitForSubscription(clientID(index), to: (singleWorker ? "" : "$share/\(Self.group)/") + "meshcore/+/+/\(kind)")
             }
         }
         // Their sessions (and subscriptions) survive a broker restart from now on.
@@ -61,9 +64,9 @@ final class RegionRig: @unchecked Sendable {
 
     /// Starts worker `index` (again) with its own state folder and client id.
     func startWorker(_ index: Int) throws {
-        workers[index] = try MeshportProcess(["ingest", "--mqtt", broker.url(), "--postgres", databaseURL, "--workers-group", Self.group,
-                                              "--state", dir.path("worker-\(index)"), "--client-id", clientID(index),
-                                              "--batch-ms", "100"])
+        let subscription = singleWorker ? ["--single-worker"] : ["--workers-group", Self.group]
+        workers[index] = try MeshportProcess(["ingest", "--mqtt", broker.url(), "--postgres", databaseURL] + subscription
+                                             + ["--state", dir.path("worker-\(index)"), "--client-id", clientID(index), "--batch-ms", "100"])
     }
 
     func killWorker(_ index: Int) async {
