@@ -17,11 +17,7 @@ import Testing
         let radio = await h.radioID
         let before = try h.store.reader.rowCounts(radio)["messages", default: 0]
         let events = client.events.subscribe()
-        var config = GRDB.Configuration()
-        config.allowsUnsafeTransactions = true
-        config.busyMode = .timeout(5)
-        let other = try DatabaseQueue(path: h.dir.path(), configuration: config)
-        try await other.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let other = try await Self.lockedByAnotherWriter(h)
 
         await h.radio.deliver(.channel(index: 0, senderName: "Ann", text: "kept through a refusal", sentAt: ClientHarness.now, hops: 1))
         let problem = await firstEvent(events) { e -> String? in if case let .problem(text) = e, text.contains("held") { text } else { nil } }
@@ -44,11 +40,7 @@ import Testing
         let radio = await h.radioID
         let before = try h.store.reader.rowCounts(radio)["messages", default: 0]
         let events = client.events.subscribe()
-        var config = GRDB.Configuration()
-        config.allowsUnsafeTransactions = true
-        config.busyMode = .timeout(5)
-        let other = try DatabaseQueue(path: h.dir.path(), configuration: config)
-        try await other.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let other = try await Self.lockedByAnotherWriter(h)
 
         let message = ChannelMessage(channelIndex: 0, pathLength: PathLength(hops: 1)!, senderTimestamp: ClientHarness.now, text: "Ann: drained by another app")
         await RelayedCommand(context: context, client: client).keep(.syncNextMessage, answer: [.response(.channelMessage(message))]) { _ in }
@@ -60,5 +52,16 @@ import Testing
         #expect(received?.text == "drained by another app")
         #expect(try h.store.reader.rowCounts(radio)["messages", default: 0] == before + 1)
         try await client.disconnect()
+    }
+
+    /// Another connection to the store's file holding its write lock (BEGIN IMMEDIATE) until
+    /// it rolls back: the store's writes wait their 5 s, then fail.
+    private static func lockedByAnotherWriter(_ h: ClientHarness) async throws -> DatabaseQueue {
+        var config = GRDB.Configuration()
+        config.allowsUnsafeTransactions = true
+        config.busyMode = .timeout(5)
+        let other = try DatabaseQueue(path: h.dir.path(), configuration: config)
+        try await other.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        return other
     }
 }
