@@ -46,6 +46,7 @@ mounts=()
 # so a failed unmount can never let `rm -rf` reach the host's /dev or /proc.
 cleanup() {
     local i
+    stop_in_root
     for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
         umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}"
     done
@@ -54,6 +55,24 @@ cleanup() {
     else
         rm -rf "$root"
     fi
+}
+# Every process whose root is the chroot (a backgrounded `in_root` is a subshell, so its $!
+# is not the meshport it started): stopped, and waited for.
+stop_in_root() {
+    local pids=() proc
+    for proc in /proc/[0-9]*; do
+        [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && pids+=("${proc#/proc/}")
+    done
+    [ ${#pids[@]} -eq 0 ] && return 0
+    kill "${pids[@]}" 2>/dev/null
+    for _ in $(seq 50); do
+        local alive=0 pid
+        for pid in "${pids[@]}"; do [ -d "/proc/$pid" ] && alive=1; done
+        [ "$alive" -eq 0 ] && return 0
+        sleep 0.1
+    done
+    kill -KILL "${pids[@]}" 2>/dev/null
+    return 0
 }
 trap cleanup EXIT
 mount_in() { mkdir -p "$root$2" && mount "${@:3}" "$1" "$root$2" && mounts+=("$root$2"); }
@@ -77,6 +96,9 @@ files() {
 
 cp "$deb" "$root/tmp/"
 check "apt-get update" in_root apt-get update -qq
+# systemd's own units (sysinit.target ...), which `systemd-analyze verify --root` resolves the
+# unit against, as on any Debian machine that runs the service.
+check "systemd in the root" in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd
 files > "$root/tmp/before.txt"
 if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" > "$root/tmp/install.log" 2>&1; then
     pass "apt installs the package and its Depends"
@@ -127,7 +149,7 @@ if [ -n "$port" ]; then
 fi
 check "meshport serve sends the installed web UI" grep -q "<html" <<<"$page"
 [ -n "$page" ] || cat "$root/tmp/serve.log"
-kill "$serve" "$sim" 2>/dev/null
+stop_in_root
 wait "$serve" "$sim" 2>/dev/null
 
 check "user meshport exists, in groups dialout and plugdev" \
