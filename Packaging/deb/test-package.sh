@@ -81,6 +81,7 @@ tar -C "$root" -xf "$base"
 mount_in proc /proc -t proc
 mount_in sysfs /sys -t sysfs -o ro
 mount_in /dev /dev --bind
+mount_in /dev/pts /dev/pts --bind
 # apt's downloads are kept between runs: only the first run fetches the Depends.
 mkdir -p "$cache/archives/partial"
 mount_in "$cache/archives" /var/cache/apt/archives --bind
