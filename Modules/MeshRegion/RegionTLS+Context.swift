@@ -46,9 +46,9 @@ extension RegionTLS {
         do {
             certificates = try NIOSSLCertificate.fromPEMBytes(bytes)
         } catch {
-            throw RegionTLSFileProblem("the \(parameter) file \(path) is not PEM certificates (\(error))")
+            throw RegionTLSFileProblem("the \(parameter) file \(path) holds no PEM certificate (\(error))")
         }
-        guard !certificates.isEmpty else { throw RegionTLSFileProblem("the \(parameter) file \(path) holds no certificate") }
+        guard !certificates.isEmpty else { throw RegionTLSFileProblem("the \(parameter) file \(path) holds no PEM certificate") }
         return certificates
     }
 
