@@ -17,7 +17,7 @@ public final class PostgresProcess: @unchecked Sendable {
     public let folder = TempDir()
     public let port: UInt16
     /// With `tls`: the CA that signed the server's certificate (and the client certificates).
-    public let certificates: TestCertificates?
+    public private(set) var certificates: TestCertificates?
     /// The data folder (`initdb -D`).
     public var dataFolder: String { folder.path("data") }
     /// The socket folder and the server's log, writable by the user it runs as.
@@ -27,8 +27,7 @@ public final class PostgresProcess: @unchecked Sendable {
     /// `serverNames`: the subject alternative names of the server's certificate, with `tls`.
     public init(tls: Bool = false, serverNames: [String] = ["IP:127.0.0.1"]) async throws {
         port = try freeLoopbackPort()
-        let (folder, dataFolder, runFolder) = (folder, folder.path("data"), folder.path("run"))
-        certificates = try await offPool {
+        certificates = try await offPool { [folder, dataFolder, runFolder] in
             for path in [dataFolder, runFolder] {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 if let owner = Self.serverUser { try Self.chown(path, to: owner) }
