@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    @Test func verifyFullWithTheCAConnectsMigratesAndWritesOverTLS() async throws {
+    @Test func verifyFullWithTheCAConnectsMigratesWritesAndReadsOverTLS() async throws {
         let server = try await PostgresProcess(tls: true)
         let database = "region_tls"
         _ = try await server.createDatabase(database)
@@ -45,6 +45,10 @@ import Testing
         await store.close()
         #expect(try await server.query("SELECT count(*) FROM observations", database: database) == [["1"]])
         #expect(try await Self.usesTLS(url))
+        // The read side (`serve --history`) over the same URL.
+        let history = try RegionHistory(url: url)
+        #expect(try await history.summary().observations == 1)
+        await history.close()
     }
 
     @Test func verifyFullRefusesACertificateForAnotherHostWhereVerifyCAAcceptsIt() async throws {
