@@ -212,12 +212,13 @@ var targets: [Target] = [
     // A gateway's uplink: one radio's heard packets and status to one broker in the community
     // format (MeshGateway) over MeshMQTT; `serve --mqtt` and `meshport uplink` run it.
     // Region history: the records ingest workers write and the PostgreSQL store behind them
-    // (postgres-nio; swift-crypto for the raw packets' SHA-256 keys).
+    // (postgres-nio, with NIOSSL for TLS to the database; swift-crypto for the raw packets' SHA-256 keys).
     .target(
         name: "MeshRegion",
         dependencies: [
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Modules/MeshRegion", swiftSettings: strict),
     .testTarget(
@@ -302,6 +303,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS to PostgreSQL (postgres-nio's own TLS library).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // /metrics: swift-metrics types on a Prometheus registry of each server's own.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),

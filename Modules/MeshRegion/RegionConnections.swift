@@ -8,13 +8,13 @@ actor RegionConnections {
     /// postgres-nio's own logging is not ours to print; failures reach the caller as errors.
     static let logger = Logger(label: "meshport.region.read", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private let url: RegionDatabaseURL
+    private let connector: RegionConnector
     private let keepIdle: Int
     private var idle: [PostgresConnection] = []
     private var made = 0
 
-    init(url: RegionDatabaseURL, keepIdle: Int) {
-        self.url = url
+    init(connector: RegionConnector, keepIdle: Int) {
+        self.connector = connector
         self.keepIdle = max(0, keepIdle)
     }
 
@@ -28,9 +28,9 @@ actor RegionConnections {
         }
         made += 1
         do {
-            return try await url.connect(id: made, logger: Self.logger)
+            return try await connector.connect(id: made, logger: Self.logger)
         } catch {
-            throw .unavailable(server: url.server, reason: RegionFailure.reason(error))
+            throw .unavailable(server: connector.url.server, reason: RegionFailure.reason(error))
         }
     }
 

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOSSL
 import PostgresNIO
 
 /// How a postgres-nio failure is reported: which kind it is, and the database's own words.
@@ -33,10 +34,36 @@ enum RegionFailure {
         return .other
     }
 
+    /// A connection attempt that failed: the server's authentication rules refused it (SQLSTATE
+    /// class 28: user, password, or pg_hba.conf, which may ask for TLS), TLS failed (the server
+    /// offers none, or its certificate did not pass), or the server is not there (yet).
+    enum ConnectKind {
+        case refused
+        case tls
+        case unreachable
+    }
+
+    static func connectKind(of error: any Error) -> ConnectKind {
+        guard let error = error as? PSQLError else { return isTLS(error) ? .tls : .unreachable }
+        switch error.code {
+        case .sslUnsupported, .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest: return .tls
+        case .server: return (error.serverInfo?[.sqlState] ?? "").hasPrefix("28") ? .refused : .unreachable
+        default: return error.underlying.map(isTLS) ?? false ? .tls : .unreachable
+        }
+    }
+
+    private static func isTLS(_ error: any Error) -> Bool {
+        error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError
+    }
+
     /// The server's message, detail and SQLSTATE, or what failed on the client's side.
     static func reason(_ error: any Error) -> String {
         if let error = error as? RegionStoreError { return error.description }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the server's certificate is not made out to the host the URL names"
+        }
         guard let error = error as? PSQLError else { return "\(error)" }
+        if error.code == .sslUnsupported { return "the server does not offer TLS" }
         if let info = error.serverInfo, let message = info[.message] {
             var text = message
             if let detail = info[.detail] { text += " (\(detail))" }
@@ -45,6 +72,6 @@ enum RegionFailure {
         }
         let code = String(describing: error.code)
         guard let underlying = error.underlying else { return code }
-        return "\(code): \(underlying)"
+        return isTLS(underlying) ? reason(underlying) : "\(code): \(underlying)"
     }
 }

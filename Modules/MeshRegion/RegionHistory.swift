@@ -11,13 +11,17 @@ public final class RegionHistory: Sendable {
     public let url: RegionDatabaseURL
     private let connections: RegionConnections
 
+    /// Reads the TLS files `text` names now; connects at the first read.
     public init(url text: String, keepIdle: Int = 8) throws(RegionHistoryError) {
+        let connector: RegionConnector
         do {
-            url = try RegionDatabaseURL(text)
+            connector = try RegionConnector(url: try RegionDatabaseURL(text))
         } catch {
-            throw .invalidURL(url: text, reason: "\(error)")
+            guard case .invalidURL(let url, let reason) = error else { throw .invalidURL(url: RegionDatabaseURL.redacted(text), reason: "\(error)") }
+            throw .invalidURL(url: url, reason: reason)
         }
-        connections = RegionConnections(url: url, keepIdle: keepIdle)
+        url = connector.url
+        connections = RegionConnections(connector: connector, keepIdle: keepIdle)
     }
 
     /// Closes the idle connections; reads after this connect again.

@@ -8,7 +8,8 @@ import PostgresNIO
 /// next call connects again. Schema: `RegionMigrations`; partitions and retention:
 /// `RegionPartitions`; the statements: `RegionWrites` (Docs/region.md).
 public actor RegionStore: RegionSink {
-    public nonisolated let url: RegionDatabaseURL
+    public nonisolated var url: RegionDatabaseURL { connector.url }
+    private let connector: RegionConnector
     private let log: @Sendable (String) -> Void
     /// postgres-nio's own logging is not ours to print; failures reach the caller as errors.
     private let logger = Logger(label: "meshport.region", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -19,8 +20,8 @@ public actor RegionStore: RegionSink {
     private var partitionDays: Set<Int> = []
     private var isClosed = false
 
-    private init(url: RegionDatabaseURL, log: @escaping @Sendable (String) -> Void) {
-        self.url = url
+    private init(connector: RegionConnector, log: @escaping @Sendable (String) -> Void) {
+        self.connector = connector
         self.log = log
     }
 
@@ -29,9 +30,10 @@ public actor RegionStore: RegionSink {
         if let connection { Self.closeLater(connection) }
     }
 
-    /// Connects to `url` (`postgres://user[:password]@host[:port]/database`).
+    /// Connects to `url` (`postgres://user[:password]@host[:port]/database[?sslmode=...]`),
+    /// reading the TLS files it names first.
     public static func connect(url: String, log: @escaping @Sendable (String) -> Void) async throws(RegionStoreError) -> RegionStore {
-        let store = RegionStore(url: try RegionDatabaseURL(url), log: log)
+        let store = RegionStore(connector: try RegionConnector(url: try RegionDatabaseURL(url)), log: log)
         _ = try await store.liveConnection()
         return store
     }
@@ -165,11 +167,16 @@ public actor RegionStore: RegionSink {
         connection = nil
         connectionsMade += 1
         do {
-            let connection = try await url.connect(id: connectionsMade, logger: logger)
+            let connection = try await connector.connect(id: connectionsMade, logger: logger)
             self.connection = connection
             return connection
         } catch {
-            throw RegionStoreError.unreachable(server: url.server, reason: RegionFailure.reason(error))
+            let reason = RegionFailure.reason(error)
+            switch RegionFailure.connectKind(of: error) {
+            case .refused: throw RegionStoreError.refused(url: url.description, reason: reason)
+            case .tls: throw RegionStoreError.tlsFailed(url: url.description, reason: reason)
+            case .unreachable: throw RegionStoreError.unreachable(server: url.server, reason: reason)
+            }
         }
     }
 

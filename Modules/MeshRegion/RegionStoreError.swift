@@ -6,6 +6,12 @@ public enum RegionStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidURL(url: String, reason: String)
     /// No connection could be made to `server` (host:port).
     case unreachable(server: String, reason: String)
+    /// The server's authentication rules refused the connection (user, password, or a
+    /// pg_hba.conf that asks for TLS); `url` is the database URL without its password.
+    case refused(url: String, reason: String)
+    /// TLS to the server failed: it offers none where the URL requires it, or its certificate
+    /// did not pass the URL's `sslmode` and `sslrootcert`.
+    case tlsFailed(url: String, reason: String)
     /// An open connection broke, or the server is shutting down or not accepting work now.
     case away(server: String, reason: String)
     /// Migration `name` failed and was rolled back; the schema stays at the migration before it.
@@ -28,7 +34,7 @@ public enum RegionStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     public var retryLater: Bool {
         switch self {
         case .unreachable, .away, .busy: true
-        case .invalidURL, .migrationFailed, .schemaTooNew, .badBatch, .writeFailed, .retentionFailed, .closed: false
+        case .invalidURL, .refused, .tlsFailed, .migrationFailed, .schemaTooNew, .badBatch, .writeFailed, .retentionFailed, .closed: false
         }
     }
 
@@ -38,6 +44,10 @@ public enum RegionStoreError: Error, Equatable, Sendable, CustomStringConvertibl
             "The PostgreSQL URL \"\(url)\" is not valid: \(reason)."
         case .unreachable(let server, let reason):
             "PostgreSQL at \(server) cannot be reached (\(reason)): check the host and port in the URL and that the server is running; writes are retried."
+        case .refused(let url, let reason):
+            "PostgreSQL refused the connection to \"\(url)\" (\(reason)): check the URL's user, password and sslmode against the server's pg_hba.conf."
+        case .tlsFailed(let url, let reason):
+            "TLS to the PostgreSQL server of \"\(url)\" failed (\(reason)): check the URL's sslmode and sslrootcert against the server's certificate."
         case .away(let server, let reason):
             "The connection to PostgreSQL at \(server) was lost (\(reason)): the batch was not written and is retried once the server is back."
         case .busy(let server, let reason):

@@ -20,7 +20,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("mqtt"), help: ArgumentHelp("A broker: mqtt[s]://[USER:PASSWORD@]HOST[:PORT] or ws[s]://...; repeatable.", valueName: "url"))
     var mqtt: [String] = []
-    @Option(name: .customLong("postgres"), help: ArgumentHelp("The region database: postgres://USER:PASSWORD@HOST[:PORT]/DATABASE.", valueName: "url"))
+    @Option(name: .customLong("postgres"), help: ArgumentHelp("The region database: postgres://USER:PASSWORD@HOST[:PORT]/DATABASE[?sslmode=verify-full&sslrootcert=CA.pem]. TLS as libpq's sslmode says: disable, prefer (the default: TLS if the server offers it, unverified), require, verify-ca, verify-full; sslcert and sslkey for a client certificate (Docs/region.md).", valueName: "url"))
     var postgres: String?
     @Option(name: .customLong("workers-group"), help: ArgumentHelp("The shared-subscription group; workers in one group split the stream (default \(IngestOptions.defaultGroup)).", valueName: "name"))
     var group: String?

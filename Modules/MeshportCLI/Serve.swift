@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve the web UI from this folder instead of the one built in.", valueName: "path"))
     var webRoot: String?
 
-    @Option(help: ArgumentHelp("Read the region history in this PostgreSQL database (written by meshport ingest) for /api/region and the Region view: postgres://USER@HOST[:PORT]/DATABASE.", valueName: "url"))
+    @Option(help: ArgumentHelp("Read the region history in this PostgreSQL database (written by meshport ingest) for /api/region and the Region view: postgres://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full&sslrootcert=CA.pem]. TLS as libpq's sslmode says, default prefer (TLS if the server offers it, unverified; Docs/region.md).", valueName: "url"))
     var history: String?
 
     @Option(help: ArgumentHelp("Map tiles for the web UI's maps, a URL with {z}, {x} and {y} (default: OpenStreetMap's); off: draw the maps offline only.", valueName: "url"))

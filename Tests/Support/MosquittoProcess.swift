@@ -43,7 +43,7 @@ public final class MosquittoProcess: @unchecked Sendable {
         webSocketPort = try freeLoopbackPort()
         try await offPool { [folder, plainPort, tlsPort, webSocketPort] in
             let queue = queueLimit.map { "max_queued_messages \($0)\n" } ?? ""
-            try Self.writeCertificates(in: folder)
+            try TestCertificates(in: folder).issue("server", commonName: "127.0.0.1", alternativeNames: ["IP:127.0.0.1", "DNS:localhost"])
             var first = true
             for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
                 try runTool("/usr/bin/mosquitto_passwd", ["-b"] + (first ? ["-c"] : []) + [folder.path("passwd"), user, password])
@@ -161,19 +161,6 @@ public final class MosquittoProcess: @unchecked Sendable {
         if let user { credentials = "\(user):\(password ?? Self.users[user] ?? "")@" }
         let path = scheme.hasPrefix("ws") ? "/mqtt" : ""
         return "\(scheme)://\(credentials)127.0.0.1:\(port)\(path)\(query.isEmpty ? "" : "?" + query)"
-    }
-
-    private static func writeCertificates(in folder: TempDir) throws {
-        let openssl = "/usr/bin/openssl"
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try runTool(openssl, ["req", "-x509"] + ec + ["-keyout", folder.path("ca.key"), "-out", folder.path("ca.pem"),
-                                                    "-days", "2", "-subj", "/CN=Meshport test CA"])
-        try runTool(openssl, ["req"] + ec + ["-keyout", folder.path("server.key"), "-out", folder.path("server.csr"),
-                                           "-subj", "/CN=127.0.0.1"])
-        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: folder.url.appendingPathComponent("server.ext"))
-        try runTool(openssl, ["x509", "-req", "-in", folder.path("server.csr"), "-CA", folder.path("ca.pem"),
-                              "-CAkey", folder.path("ca.key"), "-CAcreateserial", "-out", folder.path("server.pem"),
-                              "-days", "2", "-extfile", folder.path("server.ext")])
     }
 }
 

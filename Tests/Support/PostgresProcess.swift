@@ -8,28 +8,33 @@ import Glibc
 /// folder. PostgreSQL refuses to run as root, so a root test runs both as
 /// `nobody` (through `runuser`) in folders that user owns. One database per test
 /// (`createDatabase`); it can be stopped, killed with SIGKILL and started again on the same
-/// port and data. Killed and removed when released.
+/// port and data. Killed and removed when released. With `tls`, it takes TLS connections only
+/// (`PostgresProcess+TLS.swift`).
 public final class PostgresProcess: @unchecked Sendable {
     public static let binaries = "/usr/lib/postgresql/15/bin"
     public static let user = "meshport"
 
     public let folder = TempDir()
     public let port: UInt16
+    /// With `tls`: the CA that signed the server's certificate (and the client certificates).
+    public private(set) var certificates: TestCertificates?
     /// The data folder (`initdb -D`).
     public var dataFolder: String { folder.path("data") }
     /// The socket folder and the server's log, writable by the user it runs as.
     private var runFolder: String { folder.path("run") }
     public var logFile: String { runFolder + "/postgres.log" }
 
-    public init() async throws {
+    /// `serverNames`: the subject alternative names of the server's certificate, with `tls`.
+    public init(tls: Bool = false, serverNames: [String] = ["IP:127.0.0.1"]) async throws {
         port = try freeLoopbackPort()
-        try await offPool { [folder, dataFolder, runFolder] in
+        certificates = try await offPool { [folder, dataFolder, runFolder] in
             for path in [dataFolder, runFolder] {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 if let owner = Self.serverUser { try Self.chown(path, to: owner) }
             }
             try Self.runServerTool("initdb", ["-D", dataFolder, "-U", Self.user, "--auth=trust", "-E", "UTF8", "--no-locale",
                                               "--no-instructions"], in: folder)
+            return tls ? try Self.configureTLS(dataFolder: dataFolder, serverNames: serverNames, in: folder) : nil
         }
         try await start()
     }
@@ -149,12 +154,12 @@ public final class PostgresProcess: @unchecked Sendable {
     }
 
     /// The user the server runs as: `nobody` when this process is root, else this user (nil).
-    private static var serverUser: (uid: uid_t, gid: gid_t)? {
+    static var serverUser: (uid: uid_t, gid: gid_t)? {
         guard geteuid() == 0, let entry = getpwnam("nobody") else { return nil }
         return (entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
 
-    private static func chown(_ path: String, to owner: (uid: uid_t, gid: gid_t)) throws {
+    static func chown(_ path: String, to owner: (uid: uid_t, gid: gid_t)) throws {
         guard Glibc.chown(path, owner.uid, owner.gid) == 0 else { throw ProcessFailure("chown \(path) to nobody: errno \(errno)") }
     }
 

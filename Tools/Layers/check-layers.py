@@ -61,7 +61,7 @@ RULES = {
     # The gateway uplink: services, the community format and the MQTT client together.
     "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM | {"Logging"}),
     # Region history: the records of a region and their PostgreSQL store; no services, no MQTT.
-    "MeshRegion": ("region", set(), SYSTEM | {"PostgresNIO", "Logging", "NIOCore", "Crypto"}),
+    "MeshRegion": ("region", set(), SYSTEM | {"PostgresNIO", "Logging", "NIOCore", "NIOSSL", "Crypto"}),
     # Ingest workers: the community topics from a broker into region records; the MQTT client
     # and the community format, no services.
     "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM | {"Logging"}),
