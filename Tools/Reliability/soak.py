@@ -162,8 +162,12 @@ def report(soak, warm_up, growth, png, missing, twice, check):
             parts.append(f"{name}: no samples after the warm-up")
             results[f"soak_{key.removesuffix('_kb')}_growth"] = figure("no samples", "%", f"< {GROWTH_GOAL}", False)
             continue
-        percent, base, end = found
-        parts.append(f"{name} {base:.0f} -> {end:.0f} {unit} ({percent:+.1f} %)")
+        percent, (base, base_values), (end, end_values) = found
+        if unit == "kB":
+            parts.append(f"{name} {base / 1024:.1f} -> {end / 1024:.1f} MB ({percent:+.1f} %)")
+        else:  # small whole numbers: the windows' ranges tell a transient from a leak
+            parts.append(f"{name} {base:.1f} -> {end:.1f} ({percent:+.1f} %; "
+                         f"{min(base_values)}-{max(base_values)} -> {min(end_values)}-{max(end_values)})")
         results[f"soak_{key.removesuffix('_kb')}_growth"] = figure(round(percent, 2), "%", f"< {GROWTH_GOAL}", percent < GROWTH_GOAL)
     print(f"resources, {len(soak.samples)} samples every {SAMPLE_EVERY:g} s, warm-up {warm_up / 60:.1f} min: {'; '.join(parts)}")
 

@@ -27,15 +27,17 @@ def warm_up(run_seconds):
 
 
 def growth(samples, key, warm_up_seconds):
-    """(percent, baseline mean, end mean) of KEY: the mean of the last tenth of the samples
-    against the mean of as many samples right after the warm-up; None without samples after it."""
+    """(percent, baseline, end) of KEY: the mean of the last tenth of the samples against the
+    mean of as many samples right after the warm-up, each window's values in a list beside its
+    mean, as (mean, values); None without samples after the warm-up."""
     after = [s[key] for s in samples if s["t"] >= warm_up_seconds]
     if not after:
         return None
     n = max(1, round(0.1 * len(samples)))
-    base = sum(after[:n]) / len(after[:n])
-    end = sum(s[key] for s in samples[-n:]) / n
-    return (end - base) / base * 100, base, end
+    base = after[:n]
+    end = [s[key] for s in samples[-n:]]
+    base_mean, end_mean = sum(base) / len(base), sum(end) / len(end)
+    return (end_mean - base_mean) / base_mean * 100, (base_mean, base), (end_mean, end)
 
 
 def write(samples, folder, warm_up_seconds, title):
