@@ -73,9 +73,8 @@ class Soak:
         _, radio, last_due = self.run.sim(self.messages, start_at=FIRST_DM_AT, per_second=RATE)
         self.first_due = last_due - self.messages / RATE
         self.last_due = last_due
-        self.serve, base = self.run.serve(radio, self.db, ["--companion", "127.0.0.1:0"])
-        self.base = base
-        self.port = int(base.rsplit(":", 1)[1])
+        self.serve, self.base = self.run.serve(radio, self.db, ["--companion", "127.0.0.1:0"])
+        self.port = int(self.base.rsplit(":", 1)[1])
         address = wait_for(self.run.companion, 30)
         if address is None:
             raise SystemExit(f"soak: serve never named its companion port; see {self.run.dir / 'serve.log'}")
@@ -127,7 +126,8 @@ class Soak:
             await asyncio.wait_for(companion, 30)
         except Exception as error:  # the report says it: it is one of the goals
             self.companion.failures.append(f"the client ended with {error!r}")
-        await asyncio.to_thread(lambda: [reader.join(120) for reader in self.readers])
+        for reader in self.readers:
+            await asyncio.to_thread(reader.join, 120)
 
     async def sample_until(self, end):
         """A sample every SAMPLE_EVERY seconds from the first DM's due time to END."""
