@@ -38,6 +38,7 @@ WEBSOCKET_CLIENTS = 50
 API_READERS = 5
 SAMPLE_EVERY = 10.0  # seconds
 GROWTH_GOAL = 5.0  # percent
+PROGRESS_EVERY = 30  # samples between two progress lines (5 minutes)
 # The first DM is due this long after the sim starts: serve starts and every client connects
 # before it, so each client can be asked to see every DM.
 FIRST_DM_AT = 30.0
@@ -139,6 +140,10 @@ class Soak:
             except FileNotFoundError:
                 self.serve_gone = f"meshport serve ended ({self.serve.poll()}) after {(tick - self.first_due) / 60:.1f} min"
                 return
+            if len(self.samples) > 1 and (len(self.samples) - 1) % PROGRESS_EVERY == 0:
+                last = self.samples[-1]
+                print(f"soak: {last['t'] / 60:.0f} of {self.seconds / 60:g} min: RSS {last['rss_kb'] / 1024:.1f} MB, "
+                      f"{last['fds']} fds, {last['threads']} threads", flush=True)
             tick += SAMPLE_EVERY
 
 
