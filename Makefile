@@ -20,7 +20,7 @@ APT_PACKAGES := libsqlite3-dev libusb-1.0-0-dev libbluetooth-dev python3-venv so
 	gcc chromium chromium-driver libpaho-mqtt-dev mosquitto mosquitto-clients openssl libjs-leaflet postgresql-15 \
 	dpkg-dev fakeroot patchelf debootstrap lintian systemd
 
-.PHONY: all deps venv build release package test-package run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz fuzz-long chaos reliability bench install-driver-sdk clean
+.PHONY: all deps venv build release package test-package run chat test test-swift test-interop test-sim-interop test-usb test-web api-fuzz fuzz fuzz-long soak chaos reliability bench install-driver-sdk clean
 
 all: build
 
@@ -102,6 +102,14 @@ fuzz: deps
 fuzz-long: deps
 	FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS=reliability-results.json Tools/Fuzz/run.sh $(FUZZ_SECONDS)
 
+# Issue 28's soak: meshport serve on meshport sim for SOAK_MINUTES at 10 DMs/s with 50 WebSocket
+# clients, 5 API readers and a companion app; RSS, fds and threads plotted into artifacts/soak
+# (Tools/Reliability/soak.py). Figures go into reliability-results.json; fails when a goal is missed.
+SOAK_MINUTES ?= 30
+soak: deps venv
+	$(SWIFT) build
+	SOAK_MINUTES=$(SOAK_MINUTES) $(PY) Tools/Reliability/soak.py --results reliability-results.json
+
 # Issue 28's chaos and two writers against the real meshport sim and serve
 # (Tools/Reliability/chaos.py): kill -9, radio frozen, link cuts, disk full, two writers.
 # Figures go into reliability-results.json; fails when a goal is missed.
@@ -115,12 +123,13 @@ chaos: deps
 	$(SWIFT) build
 	$(CHAOS_SETTINGS) python3 Tools/Reliability/chaos.py --results reliability-results.json
 
-# Issue 28's long runs (fuzzing, API fuzzing, chaos), each merging its figures into
+# Issue 28's long runs (fuzzing, API fuzzing, soak, chaos), each merging its figures into
 # reliability-results.json, then the report (Tools/Reliability/run.sh). Bounded; not part of
 # `make test`; a missed goal does not stop the others.
 reliability: deps venv
 	$(SWIFT) build
-	FUZZ_SECONDS=$(FUZZ_SECONDS) API_FUZZ_EXAMPLES=$(API_FUZZ_EXAMPLES) $(CHAOS_SETTINGS) Tools/Reliability/run.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) API_FUZZ_EXAMPLES=$(API_FUZZ_EXAMPLES) SOAK_MINUTES=$(SOAK_MINUTES) $(CHAOS_SETTINGS) \
+		Tools/Reliability/run.sh
 
 bench: deps venv
 	Tools/Benchmarks/run.sh

@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import sqlite3
@@ -205,7 +204,7 @@ def writers(results):
     try:
         _, radio, last_due = run.sim(messages)
         serve, base = run.serve(radio, db, ["--companion", "127.0.0.1:0", "--log-level", "info"])
-        companion = wait_for(lambda: _companion(run), 30)
+        companion = wait_for(run.companion, 30)
         end = time.monotonic() + seconds
         n = 0
         while time.monotonic() < end:
@@ -250,12 +249,6 @@ def writers(results):
     })
     if ok:
         shutil.rmtree(run.dir, ignore_errors=True)
-
-
-def _companion(run):
-    # "companion for radio 0 (RADIO URL) on tcp://HOST:PORT": the port is the last address.
-    match = re.search(r"companion for radio [^\n]* on tcp://(127\.0\.0\.1:\d+)", (run.dir / "serve.log").read_text(errors="replace"))
-    return f"tcp://{match.group(1)}" if match else None
 
 
 PARTS = {"kill": kill, "freeze": freeze, "cuts": cuts, "diskfull": diskfull, "writers": writers}

@@ -1,6 +1,6 @@
-"""What the chaos and two-writer runs share (Tools/Reliability/chaos.py): a `meshport sim`
-with a steady stream of DMs, `meshport serve` on it, isolated HOME/XDG folders, the store's
-counts and the figures file."""
+"""What the chaos, two-writer and soak runs share (Tools/Reliability/chaos.py, soak.py): a
+`meshport sim` with a steady stream of DMs, `meshport serve` on it, isolated HOME/XDG folders,
+the store's counts and the figures file."""
 import json
 import os
 import re
@@ -19,7 +19,7 @@ def meshport():
     """The built `meshport` (MESHPORT overrides)."""
     path = os.environ.get("MESHPORT") or str(ROOT / ".build" / "debug" / "meshport")
     if not os.access(path, os.X_OK):
-        raise SystemExit(f"chaos: {path} is not an executable; run `swift build` first or set MESHPORT")
+        raise SystemExit(f"{path} is not an executable; run `swift build` first or set MESHPORT")
     return path
 
 
@@ -27,6 +27,7 @@ class Run:
     """One run's folder: isolated HOME and XDG folders, logs, and the processes it started."""
 
     def __init__(self, name):
+        self.name = name
         self.dir = Path(tempfile.mkdtemp(prefix=f"meshport-{name}-"))
         home = self.dir / "home"
         self.env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "data"),
@@ -50,9 +51,9 @@ class Run:
             if match:
                 return proc, match.group(1)
             if proc.poll() is not None:
-                raise SystemExit(f"chaos: meshport {args[0]} ended ({proc.returncode}) before it was ready; see {self.dir / log}")
+                raise SystemExit(f"{self.name}: meshport {args[0]} ended ({proc.returncode}) before it was ready; see {self.dir / log}")
             time.sleep(0.05)
-        raise SystemExit(f"chaos: meshport {args[0]} not ready within 60 s; see {self.dir / log}")
+        raise SystemExit(f"{self.name}: meshport {args[0]} not ready within 60 s; see {self.dir / log}")
 
     def sim(self, messages, start_at=1.0, per_second=10.0):
         """`meshport sim` whose contact ann sends MESSAGES DMs "chaos N" at PER_SECOND from START_AT s."""
@@ -69,6 +70,12 @@ class Run:
         """`meshport serve` on RADIO with DB; returns (process, its http://HOST:PORT)."""
         return self.start(["serve", "--radio", radio, "--db", str(db), "--http", "127.0.0.1:0", "--stats-interval", "0"]
                           + list(extra), log, r"listening on (http://\S+)")
+
+    def companion(self, log="serve.log"):
+        """serve's companion port as tcp://HOST:PORT, once its log names it, else None."""
+        # "companion for radio 0 (RADIO URL) on tcp://HOST:PORT": the port is the last address.
+        match = re.search(r"companion for radio [^\n]* on tcp://(127\.0\.0\.1:\d+)", (self.dir / log).read_text(errors="replace"))
+        return f"tcp://{match.group(1)}" if match else None
 
     def meshport(self, args, timeout=120):
         """Runs `meshport ARGS` to its end: (exit status, stdout, stderr)."""

@@ -5,6 +5,7 @@
 # Environment: FUZZ_SECONDS  the time bound of each fuzz target (default 600 s); each also
 #                            stops at 10 million executions, the goal.
 #              API_FUZZ_EXAMPLES  schemathesis examples per operation and phase (default 500).
+#              SOAK_MINUTES  the soak's length (default 30).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 results=reliability-results.json
@@ -17,6 +18,10 @@ FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS="$results" Tools/Fuzz/run.sh "${FUZZ_SECOND
 echo
 echo "=== API fuzzing: ${API_FUZZ_EXAMPLES:-500} examples per operation and phase ==="
 Tools/Reliability/api-fuzz.sh --examples "${API_FUZZ_EXAMPLES:-500}" --results "$results" || status=1
+
+echo
+echo "=== soak: meshport serve under steady use for ${SOAK_MINUTES:-30} minutes (Tools/Reliability/soak.py) ==="
+SOAK_MINUTES="${SOAK_MINUTES:-30}" .venv/bin/python Tools/Reliability/soak.py --results "$results" || status=1
 
 echo
 echo "=== chaos and two writers (Tools/Reliability/chaos.py) ==="
