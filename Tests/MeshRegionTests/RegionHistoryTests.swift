@@ -103,7 +103,8 @@ import Testing
         for _ in 0..<3 {
             let page = try await history.nodes(before: before, limit: 1)
             keys += page.items.map(\.key)
-            before = try #require(page.older, "a full page has an older one")
+            let older: RegionCursor = try #require(page.older, "a full page has an older one")
+            before = older
         }
         #expect(keys == [9, 7, 8].map(Sample.key))
         let last = try await history.nodes(before: before, limit: 1)
