@@ -13,7 +13,7 @@ map (limit 5000), the list's first page (the default 500), and keyset pages of 5
 in the list (cursors collected by paging through every node first, which is also the warm-up),
 over one keep-alive HTTP connection, one at a time, each followed by the same SQL. p50/p95/p99
 of all and of each kind; the goal is the issue's: p99 < 50 ms. A seed of the full size takes
-about 20 minutes on a busy 2-core machine; set the sizes smaller for a quick run.
+about 6 minutes on a busy 2-core machine; set the sizes smaller for a quick run.
 
 Usage: query_bench.py MESHPORT_BINARY
 Environment: REGION_QUERY_NODES (default 100000), REGION_QUERY_OBSERVATIONS (default 10000000),
