@@ -14,6 +14,9 @@ enum RegionQueries {
     }
 
     /// Nodes by last heard, each with the observer that heard it directly at the best SNR.
+    /// The order mixes directions (time down, key up), so no row comparison fits the index; the
+    /// `last_seen <=` term gives `nodes_seen` a start for a deep page, which would otherwise be
+    /// found by reading every newer node first (Tools/Benchmarks/Region/query_bench.py).
     static func nodes(before: RegionCursor?, limit: Int) -> PostgresQuery {
         let at = before?.time ?? .distantFuture
         let key = ByteBuffer(bytes: before?.key ?? [])
@@ -25,7 +28,7 @@ enum RegionQueries {
                 SELECT observer_key, best_snr, last_heard FROM observer_links l
                 WHERE l.node_key = n.key ORDER BY best_snr DESC NULLS LAST LIMIT 1) b ON true
             LEFT JOIN observers o ON o.key = b.observer_key
-            WHERE n.last_seen < \(at) OR (n.last_seen = \(at) AND n.key > \(key))
+            WHERE n.last_seen <= \(at) AND (n.last_seen < \(at) OR (n.last_seen = \(at) AND n.key > \(key)))
             ORDER BY n.last_seen DESC, n.key
             LIMIT \(limit)
             """

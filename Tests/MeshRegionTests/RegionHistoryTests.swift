@@ -87,6 +87,30 @@ import Testing
         #expect(throws: RegionCursor.Invalid.self) { try RegionCursor(encoded: "not-a-cursor") }
     }
 
+    @Test("node pages follow one another by last heard, ties in key order, without gaps or repeats")
+    func nodePagesFollowOneAnother() async throws {
+        let database = try await RegionDatabase.make()
+        let now = Sample.time()
+        // Nodes 7 and 8 were last heard at the same time, node 9 a minute later.
+        let adverts = [(7, now), (8, now), (9, now.addingTimeInterval(60))].flatMap { node, at in
+            Sample.hearings(Sample.advertPacket(node: UInt8(node), name: "node-\(node)", latitude: nil, longitude: nil, advertisedAt: at), by: [1], at: at)
+        }
+        try await database.store.write(RegionBatch(observers: [Sample.observer(1, at: now)], hearings: adverts))
+        let history = try Self.history(database)
+
+        var keys: [[UInt8]] = []
+        var before: RegionCursor?
+        for _ in 0..<3 {
+            let page = try await history.nodes(before: before, limit: 1)
+            keys += page.items.map(\.key)
+            let older: RegionCursor = try #require(page.older, "a full page has an older one")
+            before = older
+        }
+        #expect(keys == [9, 7, 8].map(Sample.key))
+        let last = try await history.nodes(before: before, limit: 1)
+        #expect(last.items.isEmpty && last.older == nil)
+    }
+
     @Test("a database that is away is a typed error naming it")
     func awayIsTyped() async throws {
         let database = try await RegionDatabase.make()

@@ -336,7 +336,32 @@ def region(ours, _peer):
     return out
 
 
-GROUPS = {"region": region, "serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble, "uplink": uplink}
+def region_query(ours, _peer):
+    """`GET /api/region/nodes` of `meshport serve --history` on a seeded region
+    (Tools/Benchmarks/Region/query_bench.py) against the same SQL bare on psycopg in the same run
+    (the database's floor). Times: lower is better, ratio = SQL / API; the goal is the issue's."""
+    api, sql = ours["api"], ours["sql"]
+    size = f"{ours['nodes']:,} nodes, {ours['observations']:,} observations over {ours['days']} days from {ours['observers']} observers"
+    kinds = ", ".join(f"{name} (limit {limit})" for name, limit in ours["kinds"].items())
+    floor = "the same SQL on a psycopg connection, same requests (the database's floor)"
+    out = {}
+    for p in ("p50", "p95", "p99"):
+        value, peer_value = api["all"][f"{p}_ms"], sql["all"][f"{p}_ms"]
+        entry = {"value": round(value, 2), "unit": f"ms, GET /api/region/nodes {p} of {ours['requests']} requests: {kinds}; {size} (lower is better)",
+                 "peer": floor, "peer_value": round(peer_value, 2), "ratio": round(peer_value / value, 2)}
+        if p == "p99":
+            entry.update(goal="< 50 ms", goal_met=value < 50, seed_seconds=round(ours["seed_seconds"], 1),
+                         vacuum_analyze_seconds=round(ours["vacuum_analyze_seconds"], 1))
+        out[f"region_query.nodes_{p}"] = entry
+    for name, limit in ours["kinds"].items():
+        value, peer_value = api[name]["p99_ms"], sql[name]["p99_ms"]
+        out[f"region_query.nodes_p99.{name}"] = {
+            "value": round(value, 2), "unit": f"ms, p99 of {api[name]['count']} {name} requests (limit {limit}); {size} (lower is better)",
+            "peer": floor, "peer_value": round(peer_value, 2), "ratio": round(peer_value / value, 2), "goal": "< 50 ms", "goal_met": value < 50}
+    return out
+
+
+GROUPS = {"region": region, "region_query": region_query, "serve": serve, "usb": usb, "codec": codec, "store": store, "transport": transport, "sim": sim, "session": session, "ble": ble, "uplink": uplink}
 
 
 def main():
@@ -365,6 +390,8 @@ def main():
             overhead += f"  (anonymous {e['anonymous_mb']} MB, file-backed {e['file_backed_mb']} MB)"
         if "bounded_by" in e:
             overhead += f"  bounded by: Meshport {e['bounded_by']}, peer {e['peer_bounded_by']}"
+        if "seed_seconds" in e:
+            overhead += f"  seeded in {e['seed_seconds']} s (then VACUUM ANALYZE {e['vacuum_analyze_seconds']} s)"
         if "latency_p99_ms" in e:
             overhead += f"  latency p50 {e['latency_p50_ms']} ms, p99 {e['latency_p99_ms']} ms, server {e['server_cpu_cores']} cores"
         print(f"{name:40} {e['value']:>14,.1f} {e['peer_value']:>14,.1f} {e['ratio']:{'>7.2f' if e['ratio'] >= 0.1 else '>7.3f'}}x  {e['unit']}{overhead}  (peer: {e['peer']})")

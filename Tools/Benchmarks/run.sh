@@ -100,3 +100,10 @@ Tools/release.sh --product meshport >"$work/build-region.log" 2>&1 || { cat "$wo
 echo "region: meshport ingest (1 and 2 workers) vs paho-mqtt + psycopg into PostgreSQL (release build, about 2 minutes)..."
 .venv/bin/python Tools/Benchmarks/Region/region_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/region.json"
 .venv/bin/python Tools/Benchmarks/report.py region "$work/region.json" "$work/region.json" bench-results.json
+
+# Region query: GET /api/region/nodes of `meshport serve --history` on a seeded region (100,000 nodes,
+# 10,000,000 observations; REGION_QUERY_NODES and REGION_QUERY_OBSERVATIONS make it smaller) against the
+# same SQL bare on psycopg (Tools/Benchmarks/Region/query_bench.py; goal p99 < 50 ms).
+echo "region: the nodes query of serve --history on a seeded region (release build, about 7 minutes at full size)..."
+.venv/bin/python Tools/Benchmarks/Region/query_bench.py "$(Tools/release.sh --show-bin-path)/meshport" >"$work/region-query.json"
+.venv/bin/python Tools/Benchmarks/report.py region_query "$work/region-query.json" "$work/region-query.json" bench-results.json
