@@ -125,6 +125,8 @@ public actor Uplink {
         await home?.stop()
         home = nil
         guard let client else { return }
+        // Drops since the last status refresh are told now, not lost with the process.
+        await reportDrops(client)
         do {
             try await client.publish(MQTTMessage(topic: topics.status, payload: try GatewayJSON.encode(StatusMessage.offline(origin: origin, at: now())),
                                                  qos: target.broker.qos, retain: true))

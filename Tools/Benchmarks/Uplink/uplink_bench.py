@@ -21,6 +21,7 @@ UPLINK_QOS (0 or 1, default 0).
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,9 +63,10 @@ class Broker:
         folder = os.path.join(work, "mosquitto")
         os.makedirs(folder)
         config = os.path.join(folder, "mosquitto.conf")
+        # Limits as numbers: 0 is not "unlimited" in every Mosquitto 2.0 release.
         with open(config, "w") as f:
             f.write(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                    "max_queued_messages 0\nmax_inflight_messages 0\n")
+                    "max_queued_messages 1000000\nmax_queued_bytes 0\nmax_inflight_messages 1000\n")
         self.process = Process("mosquitto", ["mosquitto", "-c", config], dict(os.environ), folder)
         self.process.wait_line(r"running", 10)
 
@@ -143,6 +145,12 @@ def one_side(name, argv, ready_pattern, meshport, broker, work, env):
             bound = f"the uplink itself ({own_cores:.2f} cores; the sim used {sim_cores:.2f}, Mosquitto {broker_cores:.2f})"
         if timed_out:
             bound += f"; {PACKETS - len(times):,} of {PACKETS:,} messages never arrived"
+            # Meshport says at its stop how many its full backlog dropped (it holds 10,000).
+            client.stop()
+            with open(client.log_path) as f:
+                said = re.findall(r"messages dropped from the full backlog.*?\((\d+) in all\)", f.read())
+            if said:
+                bound += f" ({int(said[-1]):,} dropped by the uplink's full backlog: the radio heard faster than it could send)"
         log(f"{name}: {len(times):,} of {PACKETS:,} messages, {rate:,.0f}/s, {(cpu1 - cpu0) / len(times) * 1e6:,.1f} us CPU per packet; "
             f"CPU share while it ran: uplink {own_cores:.2f}, sim {sim_cores:.2f}, Mosquitto {broker_cores:.2f} cores "
             f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); bounded by {bound}")
