@@ -103,8 +103,9 @@ import Testing
                     appended.add(1, ordering: .sequentiallyConsistent)
                 }
             }.start()
-            // The fourth append is written, then waits for room.
-            let deadline = Date().addingTimeInterval(5)
+            // The fourth append is written, then waits for room (a loaded machine may take long
+            // to run the thread; the wait ends as soon as it has).
+            let deadline = Date().addingTimeInterval(30)
             while spool.depth < 4, Date() < deadline { usleep(5_000) }
             usleep(200_000)
             return appended.load(ordering: .sequentiallyConsistent)
@@ -112,7 +113,7 @@ import Testing
         #expect(done == 3 && spool.depth == 4, "held back after the bound: \(done) returned, \(spool.depth) waiting")
         try spool.commit(4)
         let finished = await offPool {
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = Date().addingTimeInterval(30)
             while appended.load(ordering: .sequentiallyConsistent) < 6, Date() < deadline { usleep(5_000) }
             return appended.load(ordering: .sequentiallyConsistent)
         }

@@ -4,7 +4,7 @@ import MeshportTestSupport
 import Testing
 
 /// MQTTClient against a real Mosquitto on loopback, checked by an independent `mosquitto_sub`.
-@Suite(.timeLimit(.minutes(1))) struct MQTTClientTests {
+@Suite(.timeLimit(.minutes(3))) struct MQTTClientTests {
     @Test func publishesAndSubscribesOverPlainMQTT() async throws {
         let broker = try await MosquittoProcess()
         let peer = try await MosquittoSubscriber(broker, filters: ["test/plain"])

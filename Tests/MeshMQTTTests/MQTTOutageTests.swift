@@ -5,7 +5,7 @@ import Testing
 
 /// The broker going away: killed mid-stream, down while the backlog fills, and the client's
 /// own process killed (its will).
-@Suite(.timeLimit(.minutes(1))) struct MQTTOutageTests {
+@Suite(.timeLimit(.minutes(3))) struct MQTTOutageTests {
     @Test func qos1MessagesArriveInOrderAcrossABrokerKilledMidStream() async throws {
         let broker = try await MosquittoProcess()
         let peer = try await MosquittoSubscriber(broker, filters: ["test/stream"], sessionID: "peer-stream")
