@@ -41,16 +41,17 @@ swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run 
 total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
 # Swift 6.3's Foundation reads past a readdir record while Process.run() scans /proc/self/fd, and
 # now and then the test process dies of it (the crashed thread is in Process.run(); Meshport itself
-# does not use Foundation's Process). Only that crash gets one more run, and it is said.
-if [ -z "$total" ] && awk '/^Thread [0-9]+ .*crashed:/ { c = 1; n = 0; next }
+# does not use Foundation's Process). Only that crash gets another run (at most two), and it is said.
+for attempt in 2 3; do
+    [ -z "$total" ] && awk '/^Thread [0-9]+ .*crashed:/ { c = 1; n = 0; next }
                             c && n++ < 4 && /Process\.run\(\)|findMaximumOpenFromProcSelfFD/ { found = 1 }
-                            END { exit !found }' "$log_dir/swift-test.log"; then
-    echo "swift test: the test process crashed inside Foundation's Process.run() (a toolchain bug); running the tests once more"
+                            END { exit !found }' "$log_dir/swift-test.log" || break
+    echo "swift test: the test process crashed inside Foundation's Process.run() (a toolchain bug); run $attempt of the tests"
     grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | sed 's/^/  before the crash: /'
-    mv "$log_dir/swift-test.log" "$log_dir/swift-test-crashed.log"
+    mv "$log_dir/swift-test.log" "$log_dir/swift-test-crashed-$attempt.log"
     swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
     total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
-fi
+done
 # One line per failed test ("✘ Test NAME failed after"); not its issues, nor the run's summary.
 failed_tests=$(grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | grep -v '^✘ Test run with')
 bad=$(printf '%s' "$failed_tests" | grep -c .)
