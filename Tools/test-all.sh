@@ -35,9 +35,10 @@ else
     failure "build"
 fi
 
-# 2. Swift tests (Swift Testing runs them in parallel).
+# 2. Swift tests (Swift Testing runs them in parallel), through Tools/reap.py: servers a
+# crashed test process leaves behind are stopped, not left to load the next run.
 stage "swift test"
-swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
+python3 Tools/reap.py swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
 total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
 # Swift 6.3's Foundation reads past a readdir record while Process.run() scans /proc/self/fd, and
 # now and then the test process dies of it (the crashed thread is in Process.run(); Meshport itself
@@ -49,7 +50,7 @@ for attempt in 2 3; do
     echo "swift test: the test process crashed inside Foundation's Process.run() (a toolchain bug); run $attempt of the tests"
     grep -E '^✘ Test .* (failed|errored) after' "$log_dir/swift-test.log" | sed 's/^/  before the crash: /'
     mv "$log_dir/swift-test.log" "$log_dir/swift-test-crashed-$attempt.log"
-    swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
+    python3 Tools/reap.py swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
     total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
 done
 # One line per failed test ("✘ Test NAME failed after"); not its issues, nor the run's summary.
