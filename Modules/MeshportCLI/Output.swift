@@ -28,16 +28,16 @@ enum Output {
     /// One line written at once, unbuffered: `listen` and `chat` lines reach a pipe as they
     /// happen (print's buffer would hold them). Streaming commands use this alone.
     static func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output((line + "\n"))
     }
 
     /// A sentence about what a long-running command is doing, on stderr (stdout stays data).
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("meshport: \(message)\n".utf8))
+        StandardStream.error("meshport: \(message)\n")
     }
 
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("meshport: error: \(message)\n".utf8))
+        StandardStream.error("meshport: error: \(message)\n")
     }
 
     /// The command line asked for JSON (`--json` before any `--`): a script then gets one
@@ -76,11 +76,11 @@ final class ProgressLine: @unchecked Sendable {
         defer { lock.unlock() }
         let percent = total == 0 ? 100 : done * 100 / total
         if terminal {
-            FileHandle.standardError.write(Data("\r\(phase): \(done)/\(total) (\(percent)%)\u{1B}[K".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+            StandardStream.error("\r\(phase): \(done)/\(total) (\(percent)%)\u{1B}[K")
+            if done == total { StandardStream.error("\n") }
         } else if percent / 10 != lastPrinted[phase, default: -1] / 10 || done == total {
             lastPrinted[phase] = percent
-            FileHandle.standardError.write(Data("\(phase): \(done)/\(total) (\(percent)%)\n".utf8))
+            StandardStream.error("\(phase): \(done)/\(total) (\(percent)%)\n")
         }
     }
 }

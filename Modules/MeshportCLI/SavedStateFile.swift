@@ -25,7 +25,7 @@ enum SavedStateFile {
             try encoder.encode(saved).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             // The radio keeps running; the user learns the file is stale.
-            FileHandle.standardError.write(Data("meshport sim: cannot save the state to \(path): \(error.localizedDescription)\n".utf8))
+            StandardStream.error("meshport sim: cannot save the state to \(path): \(error.localizedDescription)\n")
         }
     }
 }

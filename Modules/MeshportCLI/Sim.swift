@@ -94,12 +94,12 @@ struct Sim: AsyncParsableCommand {
             let timers = Task { await radio.runTimers() }
             defer { timers.cancel() }
             // Before the address line, which scripts wait for.
-            if let faults { FileHandle.standardError.write(Data("meshport sim: faults: \(faults)\n".utf8)) }
+            if let faults { StandardStream.error("meshport sim: faults: \(faults)\n") }
             // Before the address line too: whoever reads it may stop us at once.
             Termination.install()
             if stdio {
                 let stopped = try await serveStdio(simFrames(radio, faults: faults))
-                FileHandle.standardError.write(Data("meshport sim: \(stopped)\n".utf8))
+                StandardStream.error("meshport sim: \(stopped)\n")
                 return
             }
             let stop: () -> Void
@@ -115,7 +115,7 @@ struct Sim: AsyncParsableCommand {
             }
             let signal = await Termination.wait()
             stop()
-            FileHandle.standardError.write(Data("meshport sim: stopped by \(signal)\n".utf8))
+            StandardStream.error("meshport sim: stopped by \(signal)\n")
         }
     }
 
@@ -125,7 +125,7 @@ struct Sim: AsyncParsableCommand {
         // stdout is often a pipe: its reader going away ends the link, not the process.
         signal(SIGPIPE, SIG_IGN)
         let peer = try StdioPeer(serve: frames)
-        FileHandle.standardError.write(Data("meshport sim: serving on stdin/stdout\n".utf8))
+        StandardStream.error("meshport sim: serving on stdin/stdout\n")
         return await withTaskGroup(of: String?.self) { group in
             group.addTask { await peer.waitUntilEnded().map { "stopped: \($0)" } }
             group.addTask { "stopped by \(await Termination.wait())" }
@@ -136,7 +136,7 @@ struct Sim: AsyncParsableCommand {
 
     /// One line on stdout, unbuffered: scripts and tests wait for it to connect.
     static func announce(_ line: String) {
-        FileHandle.standardOutput.write(Data("meshport sim: \(line)\n".utf8))
+        StandardStream.output("meshport sim: \(line)\n")
     }
 
     /// `tcp://HOST:PORT` with a numeric IPv4 host and a port 0-65535.

@@ -21,7 +21,7 @@ extension Sim {
         let timers = Task { await air.runTimers() }
         var stops: [() -> Void] = [timers.cancel]
         defer { for stop in stops { stop() } }
-        if let faults { FileHandle.standardError.write(Data("meshport sim: faults: \(faults)\n".utf8)) }
+        if let faults { StandardStream.error("meshport sim: faults: \(faults)\n") }
         Termination.install()
         let (host, base) = pty ? ("", 0) : try Self.tcpAddress(listen ?? "tcp://127.0.0.1:5000")
         let last = Int(base) + air.radios.count - 1
@@ -46,13 +46,13 @@ extension Sim {
         // pushed reached its link.
         timers.cancel()
         await timers.value
-        FileHandle.standardError.write(Data("meshport sim: stopped by \(signal)\n".utf8))
+        StandardStream.error("meshport sim: stopped by \(signal)\n")
     }
 
     /// Closes the heard log and says when a line could not be written.
     static func close(_ log: HeardLog?) {
         guard let log else { return }
         log.close()
-        if let problem = log.problem { FileHandle.standardError.write(Data("meshport sim: \(problem)\n".utf8)) }
+        if let problem = log.problem { StandardStream.error("meshport sim: \(problem)\n") }
     }
 }

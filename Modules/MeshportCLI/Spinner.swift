@@ -25,7 +25,7 @@ final class Spinner: @unchecked Sendable {
 
     private func draw(_ frame: String) {
         let text = lock.withLock { label }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(frame) \(text)".utf8))
+        StandardStream.error("\r\u{1B}[K\(frame) \(text)")
     }
 
     /// Stops and clears the line.
@@ -37,7 +37,7 @@ final class Spinner: @unchecked Sendable {
         }
         guard let running else { return }
         running.cancel()
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStream.error("\r\u{1B}[K")
     }
 
     deinit { lock.withLock { task }?.cancel() }

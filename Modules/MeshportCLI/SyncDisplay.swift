@@ -78,5 +78,5 @@ final class SyncDisplay: @unchecked Sendable {
         return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "]"
     }
 
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private func write(_ text: String) { StandardStream.error(text) }
 }
