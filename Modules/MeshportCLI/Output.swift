@@ -28,7 +28,7 @@ enum Output {
     /// One line written at once, unbuffered: `listen` and `chat` lines reach a pipe as they
     /// happen (print's buffer would hold them). Streaming commands use this alone.
     static func emit(_ line: String) {
-        StandardStream.output((line + "\n"))
+        StandardStream.output(line + "\n")
     }
 
     /// A sentence about what a long-running command is doing, on stderr (stdout stays data).

@@ -112,7 +112,7 @@ struct Serve: AsyncParsableCommand {
                 throw CLIError("cannot create \(folder): \(error.localizedDescription)")
             }
             try await MeshportServer.run(config, extraRoutes: extraRoutes) { line in
-                StandardStream.output((line + "\n"))
+                StandardStream.output(line + "\n")
             }
         } catch let error as ValidationError {
             throw error

@@ -27,7 +27,7 @@ struct StderrLogHandler: LogHandler {
         if let error = event.error { all["error"] = .string(String(describing: error)) }
         let line = LogLine(time: Date(), level: event.level, label: label, message: event.message.description, metadata: all)
         let text = format == .json ? line.json : line.text(journal: journal)
-        StandardStream.error((text + "\n"))
+        StandardStream.error(text + "\n")
     }
 
     /// Sends every logger of this process through the handler, at `level`; call once, before
