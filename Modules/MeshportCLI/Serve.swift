@@ -94,6 +94,9 @@ struct Serve: AsyncParsableCommand {
 
     /// The server, with routes beside the API's when a program embeds it (EmbeddedServe.swift).
     func serve(extraRoutes: MeshportServer.ExtraRoutes?) async throws {
+        // A reader of stdout or stderr that goes away (a closed pipe, a restarted journald)
+        // must not end the server: writes fail with EPIPE instead (StandardStream).
+        signal(SIGPIPE, SIG_IGN)
         do {
             let file = try configFile()
             let level = logLevel ?? file.logLevel ?? "notice"
