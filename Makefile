@@ -8,6 +8,10 @@ PY := .venv/bin/python
 # long run of `make fuzz-long` and `make reliability` (which also stop at 10 million executions).
 SECONDS ?= 10
 FUZZ_SECONDS ?= 600
+# At most 32 Swift tests run at once. Swift concurrency runs on as many threads as cores, and a
+# test's synchronous stretches hold one until they end: with every test started at once, timers
+# and process exits waited up to 24 s behind the pile (the flaky time limits of a parallel run).
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 32
 # qemu-system-x86, busybox-static, cpio and kmod: the USB tests' guest (Tools/USB/run-in-vm.sh);
 # gcc: its Bluetooth bridge (Tools/USB/vhci-bridge.c, static).
 # chromium and chromium-driver: the web UI's browser tests (Tools/Web).

@@ -24,7 +24,9 @@ var targets: [Target] = [
     .target(
         name: "MeshCrypto",
         dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
-        path: "Modules/MeshCrypto", swiftSettings: strict),
+        // Optimized in debug builds too: unoptimized, a key pair takes 5 ms of a thread that
+        // every simulated radio (23 keys each) and test shares.
+        path: "Modules/MeshCrypto", swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
     // The driver ABI: one C header shared by the host and every plugin; the pkg-config file
     // is for drivers built outside this package (Docs/plugin-authoring.md).
     .target(name: "MeshDriverABI", path: "Modules/MeshDriverABI", exclude: ["meshport-driver.pc"]),

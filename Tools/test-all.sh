@@ -38,6 +38,8 @@ fi
 # 2. Swift tests (Swift Testing runs them in parallel), through Tools/reap.py: servers a
 # crashed test process leaves behind are stopped, not left to load the next run.
 stage "swift test"
+# At most 32 tests at once (the Makefile says why); a caller's own width is kept.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-32}"
 python3 Tools/reap.py swift test 2>&1 | tee "$log_dir/swift-test.log" | grep -E '^(✘|􀢄)|Test run with|error:' || true
 total=$(grep -Eo 'Test run with [0-9]+ tests?' "$log_dir/swift-test.log" | tail -1 | grep -Eo '[0-9]+')
 # Swift 6.3's Foundation reads past a readdir record while Process.run() scans /proc/self/fd, and

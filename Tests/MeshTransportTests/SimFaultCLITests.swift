@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `meshport sim --fault KEY=VALUE` and a scenario's `faults`, through the executable.
-@Suite(.timeLimit(.minutes(1))) struct SimFaultCLITests {
+@Suite(.timeLimit(.minutes(3))) struct SimFaultCLITests {
     @Test(arguments: [
         (["--fault", "drop-chance=1.5"], "--fault drop-chance=1.5: 1.5 is not between 0 and 1"),
         (["--fault", "drop-at=0"], "--fault drop-at=0: 0 is not a frame number (frames count from 1)"),
