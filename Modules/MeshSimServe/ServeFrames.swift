@@ -65,7 +65,7 @@ public final class FrameWriter: @unchecked Sendable {
             let framed = try FrameEncoder.encode(frame, direction: .fromRadio)
             return write(faults?.write(framed) ?? framed)
         } catch {
-            FileHandle.standardError.write(Data("meshport peer: cannot frame a push: \(error)\n".utf8))
+            tellStandardError("meshport peer: cannot frame a push: \(error)")
             return false
         }
     }
@@ -126,7 +126,7 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
         }
         if let unframable {
             // A reply the framing cannot carry is the peer's bug: end the link loudly.
-            FileHandle.standardError.write(Data("meshport peer: cannot frame a reply: \(unframable)\n".utf8))
+            tellStandardError("meshport peer: cannot frame a reply: \(unframable)")
             return false
         }
         if !out.isEmpty, !writer.write(out) { return false }
@@ -142,4 +142,14 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
 public struct PeerError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// One line on stderr. The throwing write: the non-throwing one traps on EPIPE once SIGPIPE is
+/// ignored, and a closed stderr must not take the peer down with it.
+func tellStandardError(_ line: String) {
+    do {
+        try FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
+    } catch {
+        // Nobody is reading: the line has nowhere to go.
+    }
 }

@@ -427,9 +427,15 @@ public actor HCIHost {
 
     private func log(_ text: String) { say(text) }
 
-    /// A line on stderr, for programs without a log of their own.
+    /// A line on stderr, for programs without a log of their own. The throwing write: the
+    /// other traps on EPIPE once SIGPIPE is ignored (serve ignores it), and a closed stderr
+    /// must not take the host program down.
     public static let standardError: @Sendable (String) -> Void = { text in
-        FileHandle.standardError.write(Data("meshport ble: \(text)\n".utf8))
+        do {
+            try FileHandle.standardError.write(contentsOf: Data("meshport ble: \(text)\n".utf8))
+        } catch {
+            // Nobody is reading: the line has nowhere to go.
+        }
     }
 }
 
