@@ -53,15 +53,16 @@ import Testing
         let stalled = try StalledClient(port: world.port)
         let reader = try await RawWebSocket.connect(port: world.port)
         _ = try await reader.event("hello") { $0["type"] as? String == "hello" }
-        // Batches of 500 events: the reader takes each whole batch before the next is sent, so
-        // it is never a buffer behind; the stalled client's socket buffers fill, then its 1,000
-        // events, and the server gives up on it.
+        // Batches of 500 events of 2 KB: the reader takes each whole batch before the next is
+        // sent, so it is never a buffer behind; the stalled client's socket buffers fill (a few
+        // MB on loopback: small events took over 100 batches, too many for a loaded machine's
+        // 90 s), then its 1,000 events, and the server gives up on it.
         let batch = 500
         var batches = 0
         var dropped = false
         let deadline = ContinuousClock.now + .seconds(90)
         while !dropped, batches < 200, ContinuousClock.now < deadline {
-            #expect(try await world.send("POST", "/api/test/events", ["count": batch]).status == 200)
+            #expect(try await world.send("POST", "/api/test/events", ["count": batch, "padding": 2048]).status == 200)
             var seen: [Int] = []
             while seen.count < batch {
                 let event = try await reader.event("test event \(seen.count) of batch \(batches)") { $0["type"] as? String == "test" }

@@ -186,13 +186,20 @@ public final class MosquittoSubscriber: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         out = PipeReader(pipe.fileHandleForReading)
         try process.run()
-        // Subscribed once a probe published after it comes back.
+        // Subscribed once a probe published after it comes back. A probe mosquitto_pub could not
+        // deliver (once, on a machine under heavy load: "The connection was lost") is sent again.
         let topic = probeTopic
+        var lastFailure: (any Error)?
         for _ in 0..<50 {
-            try await publishWithTool(broker, topic: probeTopic, text: "probe")
+            do {
+                try await publishWithTool(broker, topic: probeTopic, text: "probe")
+            } catch {
+                lastFailure = error
+                continue
+            }
             if await lines(within: 0.2, where: { $0.hasPrefix(topic) }).count > 0 { return }
         }
-        throw ProcessFailure("mosquitto_sub did not receive its probe within 10 s")
+        throw ProcessFailure("mosquitto_sub did not receive its probe in 50 tries\(lastFailure.map { "; the last publish failed: \($0)" } ?? "")")
     }
 
     deinit { killInBackground(process) }

@@ -57,9 +57,11 @@ class Postgres:
 
 
 # Three observers around Amsterdam and four nodes; each observer hears some nodes' adverts
-# directly (empty path) at a different SNR; a Public text heard by two observers.
+# directly (empty path) at a different SNR; a Public text heard by two observers. Partitions
+# are UTC days; yesterday's too, since a few minutes ago is yesterday just after midnight.
 SEED = """
-SELECT region_observation_partition(current_date);
+SELECT region_observation_partition((now() AT TIME ZONE 'UTC')::date - 1);
+SELECT region_observation_partition((now() AT TIME ZONE 'UTC')::date);
 INSERT INTO observers (key, region, name, online, first_seen, last_seen) VALUES
   ('\\x{o1}', 'AMS', 'Roof North', true, now(), now()),
   ('\\x{o2}', 'AMS', 'Roof South', true, now(), now()),
