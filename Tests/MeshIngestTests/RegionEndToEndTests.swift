@@ -88,7 +88,7 @@ import Testing
     private static func checkRegionAPI(_ reader: RegionReader, against heard: HeardLog) async throws {
         let adverts = try heard.adverts()
         let nodes = try await reader.all("/api/region/nodes?limit=5000", "nodes")
-        let listed = Dictionary(nodes.compactMap { node in (node["key"] as? String).map { ($0, node) } }) { first, _ in first }
+        let listed = Dictionary(nodes.compactMap { node in (node["key"] as? String).map { ($0, node) } }, uniquingKeysWith: { first, _ in first })
         #expect(listed.count == nodes.count, "a node listed twice: \(nodes.map { $0["key"] ?? "" })")
         for (key, item) in Dictionary(adverts.map { ($0.advert.publicKey.hex, $0) }, uniquingKeysWith: { first, _ in first }) {
             let node = listed[key]

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MeshportTestSupport
 
 /// `meshport serve --history` on a region database, read over HTTP as the web UI reads it. Its
