@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import time
 
-from servers import Process, free_port
+from servers import Process, free_port, terminate
 
 REGION = "WEB"
 # (id, kind, latitude, longitude) of the nodes; (sender, text, second) of the Public texts.
@@ -58,13 +58,7 @@ class Mosquitto:
         raise RuntimeError(f"mosquitto logged no subscription of {client_id} to {topic} within {timeout} s")
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        terminate(self.proc)
 
 
 class Pipeline:
