@@ -544,7 +544,7 @@ def main():
         except Exception as error:
             print(f"FAIL a server with a token asks for it and refuses a wrong one: {error}")
             failed += 1
-        name = "the region view on what sim, uplinks, broker and ingest stored: nodes, lines, packets, Public texts, observers"
+        name = "the region view on what sim, uplinks, broker and ingest stored: nodes, who hears them, packets, Public texts, observers"
         try:
             region_from_pipeline(meshport, postgres)
             print(f"PASS {name}")
