@@ -3,14 +3,16 @@ import MeshportTestSupport
 import Testing
 
 /// A region end to end in real processes (RegionRig): MeshSim's three radios -> three
-/// `meshport uplink` -> Mosquitto -> two `meshport ingest` workers -> PostgreSQL, counted
-/// against the simulator's heard log, with and without faults on the way. One at a time: each
-/// runs eight processes on a shared machine.
+/// gateways (`meshport serve --mqtt` or `meshport uplink`) -> Mosquitto -> two `meshport ingest`
+/// workers -> PostgreSQL, counted against the simulator's heard log, with and without faults on
+/// the way; then read back through `meshport serve --history`. One at a time: each runs eight
+/// processes on a shared machine.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct RegionEndToEndTests {
     @Test func everyHearingIsStoredOnceWithPositionsAndTexts() async throws {
-        let rig = try await RegionRig()
+        let rig = try await RegionRig(gateway: .serve)
         try await rig.waitForScenarioEnd()
         try await Self.finishAndCheck(rig)
+        try await Self.checkRegionAPI(RegionReader(databaseURL: rig.databaseURL), against: HeardLog(file: rig.heardLog))
     }
 
     @Test func aWorkerKilledMidStreamAndStartedAgainLosesNothing() async throws {
@@ -78,6 +80,40 @@ import Testing
         #expect(Set(rejected.map { [$0[0], $0[1]] }) == Set(bad.map { [$0.0, $0.1] }), "\(rejected)")
         for row in rejected { #expect(row[2].count > 10, "a reason for \(row[1]): \(row[2])") }
         for (index, worker) in rig.workers.enumerated() { #expect(worker?.process.isRunning == true, "worker \(index) stopped: \(rig.said)") }
+    }
+
+    /// The `/api/region/...` routes against the heard log: every advertised node with its
+    /// advertised position, the three observers, the scenario's Public texts, each node's
+    /// observations one per hearing of its adverts, and the hourly counts adding up to every hearing.
+    private static func checkRegionAPI(_ reader: RegionReader, against heard: HeardLog) async throws {
+        let adverts = try heard.adverts()
+        let nodes = try await reader.all("/api/region/nodes?limit=5000", "nodes")
+        let listed = Dictionary(nodes.compactMap { node in (node["key"] as? String).map { ($0, node) } }, uniquingKeysWith: { first, _ in first })
+        #expect(listed.count == nodes.count, "a node listed twice: \(nodes.map { $0["key"] ?? "" })")
+        for (key, item) in Dictionary(adverts.map { ($0.advert.publicKey.hex, $0) }, uniquingKeysWith: { first, _ in first }) {
+            let node = listed[key]
+            #expect(node?["name"] as? String == item.data.name, "\(item.data.name ?? key) listed as \(node ?? [:])")
+            if let position = item.data.position {
+                let latitude = node?["latitude"] as? Double, longitude = node?["longitude"] as? Double
+                #expect(latitude.map { abs($0 - position.latitude) < 1e-5 } == true && longitude.map { abs($0 - position.longitude) < 1e-5 } == true,
+                        "\(item.data.name ?? key) listed at \(latitude ?? .nan), \(longitude ?? .nan), advertised at \(position)")
+            }
+            let observations = try await reader.all("/api/region/nodes/\(key)/observations?limit=500", "observations")
+            let perObserver = Dictionary(grouping: observations, by: { $0["observer"] as? String ?? "" }).mapValues(\.count)
+            let hearings = Dictionary(grouping: adverts.filter { $0.advert.publicKey.hex == key }, by: \.radio).mapValues(\.count)
+            #expect(perObserver == hearings, "\(item.data.name ?? key)'s observations per observer")
+        }
+        #expect(Set(RegionScenario.nodes.map(\.id)).isSubset(of: Set(nodes.compactMap { $0["name"] as? String })), "the scenario's nodes: \(nodes)")
+
+        let observers = try await reader.get("/api/region/observers")["observers"] as? [[String: Any]] ?? []
+        #expect(Set(observers.compactMap { $0["key"] as? String }) == Set(heard.perRadio.keys) && observers.count == RegionRig.radios, "\(observers)")
+
+        let messages = try await reader.all("/api/region/channels/messages?channel=Public&limit=500", "messages")
+        #expect(messages.map { "\($0["sender"] as? String ?? "?"): \($0["text"] as? String ?? "?")" }.sorted()
+                == RegionScenario.texts.map { "\($0.0): \($0.1)" }.sorted(), "\(messages)")
+
+        let hours = try await reader.get("/api/region/hours")["hours"] as? [[String: Any]] ?? []
+        #expect(hours.compactMap { $0["observations"] as? Int }.reduce(0, +) == heard.pushed.count, "observations per hour: \(hours)")
     }
 
     /// Waits until the workers have written part of the traffic.

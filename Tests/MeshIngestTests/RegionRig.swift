@@ -4,10 +4,17 @@ import MeshCodec
 import MeshportTestSupport
 
 /// A whole region in real processes (Docs/scale-out.md): `meshport sim --radios 3` on one air,
-/// one `meshport uplink` (QoS 1) per radio, a Mosquitto that keeps every worker's queue, two
+/// one gateway (QoS 1) per radio, a Mosquitto that keeps every worker's queue, two
 /// `meshport ingest` workers in one group and a PostgreSQL. The scenario's mesh adverts with
 /// positions and sends Public texts; `stopSim()` ends the traffic, so the heard log is complete.
 final class RegionRig: @unchecked Sendable {
+    /// How a radio reaches the broker: `meshport uplink`, or `meshport serve --mqtt`, whose
+    /// uplink starts only once the radio is ready (Modules/MeshportServer/Radios/RadioUplinks.swift).
+    enum Gateway {
+        case uplink
+        case serve
+    }
+
     static let radios = 3
     static let region = "E2E"
     static let group = "region-e2e"
@@ -19,7 +26,7 @@ final class RegionRig: @unchecked Sendable {
     let databaseURL: String
     private var sim: MeshportProcess?
     private var simStarted = Date.distantFuture
-    private var uplinks: [MeshportProcess] = []
+    private var gateways: [MeshportProcess] = []
     private(set) var workers: [MeshportProcess?] = []
     /// One worker on plain subscriptions (`--single-worker`) instead of two in a group.
     let singleWorker: Bool
@@ -27,7 +34,9 @@ final class RegionRig: @unchecked Sendable {
     var heardLog: String { dir.path("heard.jsonl") }
 
     /// Everything up: the workers subscribed before the first gateway publishes.
-    init(singleWorker: Bool = false) async throws {
+    /// With `.serve`, also until every gateway's status reached the database, which must be
+    /// before the busy air starts (RegionScenario.trafficStart).
+    init(singleWorker: Bool = false, gateway: Gateway = .uplink) async throws {
         self.singleWorker = singleWorker
         broker = try await MosquittoProcess(queueLimit: 1_000_000)
         postgres = try await PostgresProcess()
@@ -55,8 +64,25 @@ final class RegionRig: @unchecked Sendable {
             guard let address = line.split(separator: " ").first(where: { $0.hasPrefix("tcp://") }) else {
                 throw ProcessFailure("no address in \(line)")
             }
-            uplinks.append(try MeshportProcess(["uplink", "--radio", String(address),
-                                                "--mqtt", broker.url(query: "region=\(Self.region)&qos=1&keepalive=5")]))
+            let mqtt = broker.url(query: "region=\(Self.region)&qos=1&keepalive=5")
+            switch gateway {
+            case .uplink: gateways.append(try MeshportProcess(["uplink", "--radio", String(address), "--mqtt", mqtt]))
+            case .serve: gateways.append(try MeshportProcess(["serve", "--radio", String(address), "--http", "127.0.0.1:0", "--mqtt", mqtt]))
+            }
+        }
+        if gateway == .serve { try await waitForObservers() }
+    }
+
+    /// Waits until every gateway's status is stored, and fails when that came after the busy
+    /// air began: what a radio heard before its uplink started was never sent.
+    private func waitForObservers() async throws {
+        let deadline = simStarted.addingTimeInterval(Double(RegionScenario.trafficStart))
+        while try await count("SELECT count(*) FROM observers") < Self.radios, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let stored = try await count("SELECT count(*) FROM observers")
+        guard stored == Self.radios else {
+            throw ProcessFailure("\(stored) of \(Self.radios) gateways were up \(RegionScenario.trafficStart) s after the simulator started: \(said)")
         }
     }
 
@@ -113,7 +139,7 @@ final class RegionRig: @unchecked Sendable {
 
     /// What the processes said on stderr, for a failure's message.
     var said: String {
-        let named = (sim.map { [("sim", $0)] } ?? []) + uplinks.enumerated().map { ("uplink \($0.offset)", $0.element) }
+        let named = (sim.map { [("sim", $0)] } ?? []) + gateways.enumerated().map { ("gateway \($0.offset)", $0.element) }
             + workers.enumerated().compactMap { item in item.element.map { ("worker \(item.offset)", $0) } }
         return named.map { "\($0.0): \($0.1.err.current.suffix(1500))" }.joined(separator: "\n")
     }
@@ -155,6 +181,16 @@ struct HeardLog {
         })
     }
 
+    /// The adverts pushed: who heard each (lower-case hex key) and what it said.
+    func adverts() throws -> [(radio: String, advert: AdvertPacket, data: AdvertAppData)] {
+        try pushed.compactMap { line in
+            guard let bytes = Hex.decode(line.raw) else { throw ProcessFailure("the heard log has a raw packet that is not hex: \(line.raw)") }
+            guard try AirPacket(decoding: bytes).payloadType == .advert else { return nil }
+            let advert = try AdvertPacket(decoding: bytes)
+            return (line.radio.lowercased(), advert, try AdvertAppData(decoding: advert.appData))
+        }
+    }
+
     /// Hearings per radio (its key in lower-case hex).
     var perRadio: [String: Int] { Dictionary(grouping: pushed, by: { $0.radio.lowercased() }).mapValues(\.count) }
 }
@@ -181,6 +217,9 @@ enum RegionScenario {
     static let texts = [("ann", "morning all", 21), ("bob", "anyone on the ridge?", 23), ("cyd", "heard you both", 25),
                         ("ann", "going out at noon", 27), ("bob", "see you there", 29)]
 
+    /// When the busy air starts: `serve` gateways are up by then (RegionRig's `.serve`).
+    static let trafficStart = 8
+
     /// When the last of it has been sent (the busy air ends at 30 s).
     static let seconds = 31
 
@@ -191,7 +230,7 @@ enum RegionScenario {
             "radio": ["latitude": 52.37, "longitude": 4.89],
             "nodes": nodes.map { ["id": $0.id, "type": $0.type, "latitude": $0.latitude, "longitude": $0.longitude] as [String: Any] },
             "events": events,
-            "overheard": ["perSecond": 10, "startAt": 5, "count": 250],
+            "overheard": ["perSecond": 10, "startAt": trafficStart, "count": 10 * (30 - trafficStart)],
         ]
     }
 }

@@ -21,6 +21,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from servers import Servers
 from tiles import TileServer
 from postgres import Postgres, seed_region
+from pipeline import NODES, TEXTS, Pipeline
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -442,6 +443,61 @@ def token_login(meshport):
         servers.stop()
 
 
+def region_from_pipeline(meshport, postgres):
+    """The Region view on what the pipeline stored (Tools/Web/pipeline.py), not on a seeded
+    database: the scenario's nodes at their places, the observers' lines where both ends have a
+    place, packets, the Public texts and the three observers."""
+    pipeline = Pipeline(meshport, postgres, "pipeline")
+    servers = driver = None
+    try:
+        pushed = pipeline.run()
+        servers = Servers(meshport, extra=["--map-tiles", TILES.template, "--history", pipeline.url]).start()
+        nodes = servers.api("/api/region/nodes?limit=5000")["nodes"]
+        for name, _, latitude, longitude in NODES:
+            node = next((n for n in nodes if n.get("name") == name), {})
+            expect(abs(node.get("latitude", 0) - latitude) < 1e-5 and abs(node.get("longitude", 0) - longitude) < 1e-5,
+                   f"{name} is listed as {node}, placed at {latitude}, {longitude}")
+        placed = {n["key"] for n in nodes if "latitude" in n}
+        links = servers.api("/api/region/links")["links"]
+        expect(links, f"no observer hears a node directly ({len(pushed)} hearings stored)")
+        drawable = [link for link in links if link["observer"] in placed and link["node"] in placed]
+        driver = browser()
+        s = Session(driver, servers.url)
+        s.open("region")
+        s.find("#region-tab:not([hidden])")
+        s.wait("a marker for every placed node", lambda: len(s.all("svg.map .marker")) == len(placed))
+        keys = {m.get_attribute("data-key") for m in s.all("svg.map .marker")}
+        expect(keys == placed, f"the markers are not the placed nodes: {sorted(keys ^ placed)}")
+        lines = s.all("svg.map line.link")
+        expect(len(lines) == len(drawable), f"{len(lines)} observer-to-node lines drawn, {len(drawable)} links with both ends placed")
+        # The sim's gateways never advertise, so observers have no place and draw no lines:
+        # who hears a node shows on its card instead.
+        ann = next(n["key"] for n in nodes if n.get("name") == "ann")
+        s.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", s.find(f"svg.map .marker[data-key='{ann}']"))
+        best = next((link for link in links if link["node"] == ann), None)
+        info = s.find(".map-info").text
+        expect(best and "Heard best by " in info, f"ann's card does not say who hears her best: {info!r} (links: {best})")
+        s.wait("the packet table", lambda: len(s.all("tr.region-packet")) > 0)
+        driver.save_screenshot(os.path.join(ARTIFACTS, "region-pipeline-map.png"))
+        s.click(".region-tabs button", "Channel messages")
+        for _, text, _ in TEXTS:
+            s.find("tr.region-message", text)
+        rows = len(s.all("tr.region-message"))
+        expect(rows == len(TEXTS), f"{rows} channel messages shown, the scenario sent {len(TEXTS)}")
+        driver.save_screenshot(os.path.join(ARTIFACTS, "region-pipeline-channels.png"))
+        s.click(".region-tabs button", "Observers")
+        s.wait("the three observers", lambda: len(s.all("tr.region-observer")) == 3)
+        errors = s.console_errors()
+        expect(not errors, f"console errors: {errors}")
+    finally:
+        if driver:
+            driver.save_screenshot(os.path.join(ARTIFACTS, "region-pipeline.png"))
+            driver.quit()
+        if servers:
+            servers.stop()
+        pipeline.stop()
+
+
 def main():
     global ARTIFACTS
     meshport, ARTIFACTS = sys.argv[1], sys.argv[2]
@@ -487,6 +543,14 @@ def main():
             passed += 1
         except Exception as error:
             print(f"FAIL a server with a token asks for it and refuses a wrong one: {error}")
+            failed += 1
+        name = "the region view on what sim, uplinks, broker and ingest stored: nodes, who hears them, packets, Public texts, observers"
+        try:
+            region_from_pipeline(meshport, postgres)
+            print(f"PASS {name}")
+            passed += 1
+        except Exception as error:
+            print(f"FAIL {name}: {error}")
             failed += 1
     except Exception as error:
         print(f"FAIL setup: {error}")
