@@ -27,7 +27,7 @@ import Testing
     func sameTextAsJSONEncoder() throws {
         let controls = String(decoding: (0..<0x20).map { UInt8($0) } + [0x7F], as: UTF8.self)
         let names: [String?] = [nil, "Hilltop", "say \"hi\" \\ back/slash", controls, "café ☕️ 🛰 \u{2028}\u{2029}", ""]
-        let numbers: [Double?] = [nil, 52.1, -0.25, 8, 0, -0.0, 1e-7, 123_456_789.123, Double(Float(7.3)), 1e21, 5e-324, .greatestFiniteMagnitude]
+        let numbers: [Double?] = [nil, 52.1, -0.25, 8, 0, -0.0, 1e-7, 123_456_789.123, Double(Float(7.3)), 1e21, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
         var nodes: [RegionNodeJSON] = []
         for (index, number) in numbers.enumerated() {
             for (offset, name) in names.enumerated() {
