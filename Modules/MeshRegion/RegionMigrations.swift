@@ -9,7 +9,7 @@ struct RegionMigration: Sendable {
 }
 
 enum RegionMigrations {
-    static let all: [RegionMigration] = [v1Region, v2Links]
+    static let all: [RegionMigration] = [v1Region, v2Links, v3NodeBest]
 
     static var names: [String] { all.map(\.name) }
 
@@ -235,6 +235,26 @@ enum RegionMigrations {
         """
         CREATE TRIGGER logical_packets_added AFTER INSERT ON logical_packets
             REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION region_logical_packets_added()
+        """,
+    ])
+
+    // Each node's best observer on its own row, so the Region view's map reads one index range
+    // of nodes with no probe of `observer_links` per node. `region_best_link` says which link is
+    // best: the highest best SNR (none last), then the lowest observer key. The batch's node
+    // upsert keeps the columns (RegionWrites.nodes), retention elects the next best when it trims
+    // the best link (RegionPartitions.reelectBest); the nodes heard so far are filled in here.
+    static let v3NodeBest = RegionMigration(name: "v3-node-best-observer", statements: [
+        "ALTER TABLE nodes ADD COLUMN best_observer bytea, ADD COLUMN best_snr real, ADD COLUMN best_heard timestamptz",
+        """
+        CREATE FUNCTION region_best_link(node bytea) RETURNS TABLE (observer_key bytea, best_snr real, last_heard timestamptz)
+        LANGUAGE sql STABLE AS $$
+            SELECT l.observer_key, l.best_snr, l.last_heard FROM observer_links l
+            WHERE l.node_key = node ORDER BY l.best_snr DESC NULLS LAST, l.observer_key LIMIT 1
+        $$
+        """,
+        """
+        UPDATE nodes n SET (best_observer, best_snr, best_heard) = (SELECT * FROM region_best_link(n.key))
+        WHERE n.key IN (SELECT node_key FROM observer_links)
         """,
     ])
 }

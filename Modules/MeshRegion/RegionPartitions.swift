@@ -47,7 +47,17 @@ enum RegionPartitions {
                 logger: logger)
             for try await count in rows.decode(Int.self) { deleted[table] = count }
         }
+        try await reelectBest(trimmedBefore: cutoff, on: connection, logger: logger)
         return deleted
+    }
+
+    /// A node whose best link was just trimmed (its last hearing, kept on the node, is before
+    /// `cutoff`) gets the best of the links left, or none.
+    static func reelectBest(trimmedBefore cutoff: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            UPDATE nodes n SET (best_observer, best_snr, best_heard) = (SELECT * FROM region_best_link(n.key))
+            WHERE n.best_heard < \(cutoff)
+            """, logger: logger)
     }
 
     private static func binds(_ date: Date) -> PostgresBindings {

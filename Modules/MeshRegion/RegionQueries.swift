@@ -13,7 +13,8 @@ enum RegionQueries {
         """
     }
 
-    /// Nodes by last heard, each with the observer that heard it directly at the best SNR.
+    /// Nodes by last heard, each with the observer that heard it directly at the best SNR (kept
+    /// on the node's row: RegionMigrations.v3NodeBest), so a page is one range of `nodes_seen`.
     /// The order mixes directions (time down, key up), so no row comparison fits the index; the
     /// `last_seen <=` term gives `nodes_seen` a start for a deep page, which would otherwise be
     /// found by reading every newer node first (Tools/Benchmarks/Region/query_bench.py).
@@ -22,12 +23,9 @@ enum RegionQueries {
         let key = ByteBuffer(bytes: before?.key ?? [])
         return """
             SELECT n.key, n.name, n.kind, n.latitude, n.longitude, n.first_seen, n.last_seen,
-                   b.observer_key, o.name, b.best_snr, b.last_heard
+                   n.best_observer, o.name, n.best_snr, n.best_heard
             FROM nodes n
-            LEFT JOIN LATERAL (
-                SELECT observer_key, best_snr, last_heard FROM observer_links l
-                WHERE l.node_key = n.key ORDER BY best_snr DESC NULLS LAST LIMIT 1) b ON true
-            LEFT JOIN observers o ON o.key = b.observer_key
+            LEFT JOIN observers o ON o.key = n.best_observer
             WHERE n.last_seen <= \(at) AND (n.last_seen < \(at) OR (n.last_seen = \(at) AND n.key > \(key)))
             ORDER BY n.last_seen DESC, n.key
             LIMIT \(limit)

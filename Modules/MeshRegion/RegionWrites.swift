@@ -78,11 +78,20 @@ enum RegionWrites {
     }
 
     /// Name and kind follow the newest advert, the position the newest advert that had one.
+    /// The best observer is the node's best link as this statement sees it (the observations
+    /// before it updated the links), or the one kept, whichever ranks first: another worker may
+    /// have committed a better link after this statement's snapshot, and its own upsert of the
+    /// node then left that on the row. Twice the same observer is one link seen twice: its
+    /// best SNR and last hearing only grow.
     static func nodes(_ n: RegionRows.Nodes) -> PostgresQuery {
         """
-        INSERT INTO nodes AS n (key, name, kind, latitude, longitude, position_at, first_seen, last_seen, last_advert)
-        SELECT * FROM unnest(\(n.keys), \(NullableArray(n.names)), \(n.kinds), \(NullableArray(n.latitudes)),
-                             \(NullableArray(n.longitudes)), \(NullableArray(n.positionAt)), \(n.firstSeen), \(n.lastSeen), \(n.lastAdvert))
+        INSERT INTO nodes AS n (key, name, kind, latitude, longitude, position_at, first_seen, last_seen, last_advert,
+                                best_observer, best_snr, best_heard)
+        SELECT t.*, b.observer_key, b.best_snr, b.last_heard
+        FROM unnest(\(n.keys), \(NullableArray(n.names)), \(n.kinds), \(NullableArray(n.latitudes)),
+                    \(NullableArray(n.longitudes)), \(NullableArray(n.positionAt)), \(n.firstSeen), \(n.lastSeen), \(n.lastAdvert))
+            AS t(key, name, kind, latitude, longitude, position_at, first_seen, last_seen, last_advert)
+        LEFT JOIN LATERAL region_best_link(t.key) b ON true
         ON CONFLICT (key) DO UPDATE SET
             name = CASE WHEN EXCLUDED.last_advert >= n.last_advert THEN coalesce(EXCLUDED.name, n.name) ELSE n.name END,
             kind = CASE WHEN EXCLUDED.last_advert >= n.last_advert THEN EXCLUDED.kind ELSE n.kind END,
@@ -91,7 +100,13 @@ enum RegionWrites {
             position_at = greatest(n.position_at, EXCLUDED.position_at),
             first_seen = least(n.first_seen, EXCLUDED.first_seen),
             last_seen = greatest(n.last_seen, EXCLUDED.last_seen),
-            last_advert = greatest(n.last_advert, EXCLUDED.last_advert)
+            last_advert = greatest(n.last_advert, EXCLUDED.last_advert),
+            (best_observer, best_snr, best_heard) = (
+                SELECT observer, max(snr), max(heard)
+                FROM (VALUES (n.best_observer, n.best_snr, n.best_heard), (EXCLUDED.best_observer, EXCLUDED.best_snr, EXCLUDED.best_heard))
+                    AS c(observer, snr, heard)
+                WHERE observer IS NOT NULL
+                GROUP BY observer ORDER BY max(snr) DESC NULLS LAST, observer LIMIT 1)
         """
     }
 

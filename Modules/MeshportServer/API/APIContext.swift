@@ -40,9 +40,14 @@ struct Served: Sendable {
         self.publisher = publisher
         self.metrics = metrics
         self.policy = policy
+        encoder = Self.makeEncoder()
+    }
+
+    /// The API's JSON: sorted keys, slashes as they are.
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.encoder = encoder
+        return encoder
     }
 
     /// The radio the path's `{radio}` names.
@@ -61,8 +66,12 @@ struct Served: Sendable {
         } catch {
             throw APIError(.internalServerError, "internal", "the answer cannot be encoded: \(error)")
         }
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return json(bytes: data, status: status)
+    }
+
+    /// An answer already written as JSON.
+    func json(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The JSON body, read up to the configured limit (a larger one is 413 even without a

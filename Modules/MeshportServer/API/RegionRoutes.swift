@@ -11,7 +11,12 @@ extension Served {
         r.get("/nodes") { request, _ in
             let (before, limit) = try self.page(request, default: 500, max: 5000)
             let page = try await self.read { try await $0.nodes(before: before, limit: limit) }
-            return try self.json(RegionPageJSON(key: "nodes", items: page.items.map(RegionNodeJSON.init), older: page.older))
+            let nodes = page.items.map(RegionNodeJSON.init)
+            guard let bytes = RegionNodesJSON.bytes(nodes, older: page.older) else {
+                // A number JSON cannot hold: JSONEncoder's error names it.
+                return try self.json(RegionPageJSON(key: "nodes", items: nodes, older: page.older))
+            }
+            return self.json(bytes: bytes)
         }
         r.get("/nodes/:key/observations") { request, context in
             let text = context.parameters.get("key") ?? ""

@@ -106,15 +106,19 @@ OBSERVATIONS_OF_DAY = f"""
     """.format(observers=OBSERVERS)
 
 FINISH = [
+    # Each with its best observer, as ingest's upsert keeps it (Modules/MeshRegion/RegionWrites.swift).
     ("nodes", f"""
-        INSERT INTO nodes (key, name, kind, latitude, longitude, position_at, first_seen, last_seen, last_advert)
+        INSERT INTO nodes (key, name, kind, latitude, longitude, position_at, first_seen, last_seen, last_advert,
+                           best_observer, best_snr, best_heard)
+        SELECT g.*, b.* FROM (
         SELECT {NODE_KEY.format(n='node')}, 'Node ' || node,
                (ARRAY['chat', 'chat', 'chat', 'chat', 'chat', 'chat', 'chat', 'repeater', 'repeater', 'repeater', 'room', 'sensor', 'sensor'])[1 + (node %% 13)::int],
                CASE WHEN node %% 5 > 0 THEN 51.5 + (node * 0.61803398875 %% 1) * 1.7 END,
                CASE WHEN node %% 5 > 0 THEN 3.8 + (node * 0.41421356237 %% 1) * 3.0 END,
                CASE WHEN node %% 5 > 0 THEN max(heard_at) END,
                min(heard_at), max(heard_at + make_interval(secs => (k - 1) / 1000.0)), max(heard_at)
-        FROM seed_hearings WHERE node IS NOT NULL GROUP BY node
+        FROM seed_hearings WHERE node IS NOT NULL GROUP BY node) g(key)
+        LEFT JOIN LATERAL region_best_link(g.key) b ON true
         """),
     ("node adverts", """
         INSERT INTO node_adverts (node_key, advertised_at, name, kind, latitude, longitude, logical_hash, heard_at)

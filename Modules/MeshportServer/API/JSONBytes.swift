@@ -1,0 +1,46 @@
+/// JSON written straight into bytes, for the one answer where JSONEncoder's cost counts: the
+/// Region view's map, a page of up to 5,000 nodes (about 60,000 values; Docs/scale-out.md,
+/// "Sizing"). It writes the text the server's JSONEncoder (sorted keys, slashes unescaped) writes
+/// for the same values; the caller writes the keys in that order, and RegionNodesJSONTests
+/// compares the two.
+struct JSONBytes {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    /// Punctuation and keys, as written: `{"key":`.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func string(_ text: String) {
+        bytes.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: bytes += [0x5C, 0x22]
+            case 0x5C: bytes += [0x5C, 0x5C]
+            case 0x0A: bytes += [0x5C, 0x6E]
+            case 0x0D: bytes += [0x5C, 0x72]
+            case 0x09: bytes += [0x5C, 0x74]
+            case 0x08: bytes += [0x5C, 0x62]
+            case 0x0C: bytes += [0x5C, 0x66]
+            case 0..<0x20: bytes += [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// A finite number as JSONEncoder writes it: the shortest text that reads back the same,
+    /// without a trailing ".0". Returns false, writing nothing, for NaN and the infinities, which
+    /// JSONEncoder refuses.
+    mutating func number(_ value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+        return true
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
