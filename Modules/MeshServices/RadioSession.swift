@@ -31,7 +31,7 @@ public actor RadioSession {
     var closing = false
 
     /// The command in flight and what it has received so far.
-    struct Pending {
+    private struct Pending {
         let id: Int
         let command: String
         /// SYNC_NEXT_MESSAGE: the only command a message (or NO_MORE_MESSAGES) answers.
@@ -39,20 +39,13 @@ public actor RadioSession {
         let isComplete: @Sendable ([RadioFrame]) -> Bool
         /// For a command the firmware answers with a push only: the push that answers it.
         let answeringPush: (@Sendable (Push) -> Bool)?
-        /// When the command fails for want of an answer (`RadioSession+TimeLimit`).
-        let deadline: ContinuousClock.Instant
-        let limit: Duration
         var frames: [RadioFrame] = []
-        /// Nil while the command is being sent: an outcome that comes first waits in `early`.
-        var continuation: CheckedContinuation<[RadioFrame], any Error>?
+        let continuation: CheckedContinuation<[RadioFrame], any Error>
+        /// Fails the command when its time is up; cancelled once it is answered.
+        let timer: Task<Void, Never>
     }
-    var pending: Pending?
-    /// The outcome of the command in flight when it came before its caller waited for it.
-    private var early: (id: Int, outcome: Result<[RadioFrame], any Error>)?
+    private var pending: Pending?
     private var nextID = 0
-    /// Fails the command in flight when its time is up; one task for the session, not one per
-    /// command (`RadioSession+TimeLimit`).
-    var watchdog: Watchdog?
     /// One command in flight: the rest wait their turn in the order they were asked for.
     private let turns = TurnGate()
     private var reader: Task<Void, Never>?
@@ -107,7 +100,6 @@ public actor RadioSession {
         reader?.cancel()
         if let transport { await transport.close() }
         failPending("the session was closed")
-        stopWatchdog()
         set(.disconnected)
     }
 
@@ -128,7 +120,7 @@ public actor RadioSession {
         let name = command.name, limit = timeout ?? commandTimeout
         let drainsMessage = if case .syncNextMessage = command { true } else { false }
         return try await turns.run {
-            try await perform(bytes, name: name, drainsMessage: drainsMessage, limit: limit, answeringPush: answeringPush, isComplete: isComplete)
+            try await self.perform(bytes, name: name, drainsMessage: drainsMessage, limit: limit, answeringPush: answeringPush, isComplete: isComplete)
         }
     }
 
@@ -139,25 +131,19 @@ public actor RadioSession {
             throw SessionError.linkClosed(command: name, url: radioURL, reason: "not connected")
         }
         nextID += 1
-        let id = nextID
-        let deadline = ContinuousClock.now + limit
-        // In flight before the send, so an answer however quick finds it; the caller waits
-        // after the send (a task per send would cost a thread wake-up per command).
-        pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush,
-                          deadline: deadline, limit: limit)
-        watch(until: deadline)
-        do {
-            try await transport.send(bytes)
-        } catch {
-            finish(id, throwing: SessionError.linkClosed(command: name, url: radioURL, reason: "\(error)"))
-        }
+        let id = nextID, radioURL = radioURL
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<[RadioFrame], any Error>) in
-            if let early, early.id == id {
-                self.early = nil
-                c.resume(with: early.outcome)
-            } else {
-                // Still in flight: every outcome before this one was kept in `early`.
-                pending?.continuation = c
+            let timer = Task { [weak self] in
+                do { try await Task.sleep(for: limit) } catch { return }
+                await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds))
+            }
+            pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c, timer: timer)
+            Task { [weak self] in
+                do {
+                    try await transport.send(bytes)
+                } catch {
+                    await self?.finish(id, throwing: SessionError.linkClosed(command: name, url: radioURL, reason: "\(error)"))
+                }
             }
         }
     }
@@ -231,22 +217,18 @@ public actor RadioSession {
         pending = nil   // so `p` holds the only reference and the append does not copy every frame so far
         p.frames.append(frame)
         if p.isComplete(p.frames) {
-            settle(p, .success(p.frames))
+            p.timer.cancel()
+            p.continuation.resume(returning: p.frames)
         } else {
             pending = p
         }
     }
 
-    func finish(_ id: Int, throwing error: any Error) {
+    private func finish(_ id: Int, throwing error: any Error) {
         guard let p = pending, p.id == id else { return }
         pending = nil
-        settle(p, .failure(error))
-    }
-
-    /// Hands the outcome of `p`, no longer pending, to its caller, or keeps it until the
-    /// caller waits for it.
-    private func settle(_ p: Pending, _ outcome: Result<[RadioFrame], any Error>) {
-        if let c = p.continuation { c.resume(with: outcome) } else { early = (p.id, outcome) }
+        p.timer.cancel()
+        p.continuation.resume(throwing: error)
     }
 
     func failPending(_ reason: String) {
