@@ -466,16 +466,19 @@ def region_from_pipeline(meshport, postgres):
         s.open("region")
         s.find("#region-tab:not([hidden])")
         s.wait("a marker for every placed node", lambda: len(s.all("svg.map .marker")) == len(placed))
-        keys = {m.get_attribute("data-key") for m in s.all("svg.map .marker")}
+        # The map is drawn again as data arrives: elements read through wait() (stale ones retried).
+        keys = s.wait("the markers' keys", lambda: {m.get_attribute("data-key") for m in s.all("svg.map .marker")})
         expect(keys == placed, f"the markers are not the placed nodes: {sorted(keys ^ placed)}")
         lines = s.all("svg.map line.link")
         expect(len(lines) == len(drawable), f"{len(lines)} observer-to-node lines drawn, {len(drawable)} links with both ends placed")
         # The sim's gateways never advertise, so observers have no place and draw no lines:
         # who hears a node shows on its card instead.
         ann = next(n["key"] for n in nodes if n.get("name") == "ann")
-        s.d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", s.find(f"svg.map .marker[data-key='{ann}']"))
+        s.wait("a click on ann's marker", lambda: s.d.execute_script(
+            "const m = document.querySelector(arguments[0]); if (m) m.dispatchEvent(new MouseEvent('click', {bubbles: true})); return !!m;",
+            f"svg.map .marker[data-key='{ann}']"))
         best = next((link for link in links if link["node"] == ann), None)
-        info = s.find(".map-info").text
+        info = s.wait("ann's card saying who hears her best", lambda: (t := s.find(".map-info").text) and "Heard best by " in t and t)
         expect(best and "Heard best by " in info, f"ann's card does not say who hears her best: {info!r} (links: {best})")
         s.wait("the packet table", lambda: len(s.all("tr.region-packet")) > 0)
         driver.save_screenshot(os.path.join(ARTIFACTS, "region-pipeline-map.png"))

@@ -59,6 +59,7 @@ class Postgres:
 # Three observers around Amsterdam and four nodes; each observer hears some nodes' adverts
 # directly (empty path) at a different SNR; a Public text heard by two observers. Partitions
 # are UTC days; yesterday's too, since a few minutes ago is yesterday just after midnight.
+# Each node's best observer is kept on its row, as the ingest's upsert keeps it (Docs/region.md).
 SEED = """
 SELECT region_observation_partition((now() AT TIME ZONE 'UTC')::date - 1);
 SELECT region_observation_partition((now() AT TIME ZONE 'UTC')::date);
@@ -94,6 +95,8 @@ INSERT INTO observations (region, observer_key, packet_hash, logical_hash, paylo
   ('AMS', '\\x{o2}', sha256('\\x15b1'), '00000000000000B1', 5, NULL, now(), 'rx', 2.0, -97, '\\xaa');
 INSERT INTO channel_messages (logical_hash, region, channel_name, channel_hash, sender, text, sent_at, heard_at) VALUES
   ('00000000000000B1', 'AMS', 'Public', 17, 'Ann', 'hello from the region', now(), now());
+UPDATE nodes n SET (best_observer, best_snr, best_heard) = (SELECT * FROM region_best_link(n.key))
+WHERE n.key IN (SELECT node_key FROM observer_links);
 """
 
 
