@@ -40,12 +40,14 @@ import Testing
         slow.delay.withLock { $0 = .milliseconds(400) }
         let late = session.subscribe()
         await #expect(throws: SessionError.self) { _ = try await session.call(.syncNextMessage) }
-        let answer = try await session.call(.getDeviceTime, timeout: .seconds(5))
+        // Its answer comes after about 800 ms; 30 s, since which answer it gets is what is checked
+        // (5 s ran out once beside two busy loops).
+        let answer = try await session.call(.getDeviceTime, timeout: .seconds(30))
         guard case .currentTime = answer else {
             Issue.record("GET_DEVICE_TIME was answered by \(RadioFrame.response(answer).name)")
             return
         }
-        let handedOn = await within(.seconds(10)) { () -> Response? in
+        let handedOn = await within(.seconds(30)) { () -> Response? in
             for await event in late { if case let .lateMessage(r) = event { return r } }
             return nil
         }
