@@ -30,6 +30,7 @@ if [ ! -f "$base" ]; then
     echo "making the Debian 12 root once (debootstrap, $mirror) into $base"
     mkdir -p "$cache"
     fresh=$(mktemp -d /var/tmp/meshport-debootstrap.XXXXXX)
+    chmod 755 "$fresh"   # mktemp makes it 0700: the root of a chroot every user must traverse
     if ! debootstrap --variant=minbase bookworm "$fresh" "$mirror" > "$cache/debootstrap.log" 2>&1; then
         tail -20 "$cache/debootstrap.log"
         rm -rf "$fresh"
@@ -41,6 +42,7 @@ if [ ! -f "$base" ]; then
 fi
 
 root=$(mktemp -d /var/tmp/meshport-chroot.XXXXXX)
+chmod 755 "$root"   # as /: the service user runs programs inside
 mounts=()
 # Unmounts in reverse order; the root is deleted only when nothing is mounted in it any more,
 # so a failed unmount can never let `rm -rf` reach the host's /dev or /proc.
