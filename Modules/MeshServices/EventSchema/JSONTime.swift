@@ -8,13 +8,11 @@ public enum JSONTime {
     /// "Sizing"). Before 1600 Foundation counts Julian days, so those go through the format style.
     public static func iso(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
-        guard seconds >= -11_676_096_000, seconds < 253_402_300_800 else {
-            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        }
+        guard seconds >= -11_676_096_000, seconds < 253_402_300_800 else { return formatStyle(date) }
         let whole = seconds.rounded(.down)
         var time = time_t(whole)
         var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        guard gmtime_r(&time, &parts) != nil else { return formatStyle(date) }
         // The fraction truncated to milliseconds, as the format style does.
         let millis = min(999, Int((seconds - whole) * 1000))
         var text = [UInt8](repeating: 0, count: 24)
@@ -35,6 +33,8 @@ public enum JSONTime {
         (text[4], text[7], text[10], text[13], text[16], text[19], text[23]) = (0x2D, 0x2D, 0x54, 0x3A, 0x3A, 0x2E, 0x5A) // - - T : : . Z
         return String(decoding: text, as: UTF8.self)
     }
+
+    private static func formatStyle(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
 
     /// A radio's epoch seconds (0: never).
     public static func epoch(_ seconds: UInt32) -> String? { seconds == 0 ? nil : iso(Date(timeIntervalSince1970: TimeInterval(seconds))) }
