@@ -47,6 +47,7 @@ public struct GatewayMesh: Sendable {
             s.position = try Scenario.coordinates(spec.latitude, spec.longitude, at)
             s.rng = SimRNG(seed: gatewaySeed ^ 0x5EED_0F_5EED)
             s.airRNG = SimRNG(seed: gatewaySeed ^ 0xA1B0_0A1B)
+            s.sharesAir = true
             radios.append(s)
         }
         air = SimAir(gateways: radios.map { AirGateway(publicKey: $0.publicKey, position: $0.position) }, mesh: mesh, seed: seed)

@@ -15,10 +15,15 @@ public actor SharedAir {
     /// What the air could not do (its own bugs), for tests and logs.
     public var problems: [String] { air.problems }
 
-    /// Sends what is due by now and hands its hearings to the radios, then lets each radio
-    /// push what is due.
+    /// Carries what the radios transmitted and sends what is due by now, hands the hearings
+    /// to the radios, then lets each radio push what is due.
     public func tick() async {
-        for hearing in air.advance(to: clock.elapsed) {
+        var hearings: [AirHearing] = []
+        for (g, radio) in radios.enumerated() {
+            for sent in await radio.takeAired() { hearings += air.transmit(sent, fromGateway: g) }
+        }
+        hearings += air.advance(to: clock.elapsed)
+        for hearing in hearings {
             await radios[hearing.gateway].hear(hearing.packet, at: hearing.due)
         }
         for radio in radios { await radio.tick() }

@@ -65,9 +65,20 @@ public struct SimAir: Hashable, Sendable {
     /// (0-4 times 0.52 of the airtime, as SimHandler+Air.swift has it for one radio); each
     /// link loses a copy with the scenario's `lossPerHop`.
     mutating func transmit(_ packet: AirPacket, from origin: SimNode?, at: Duration) -> [AirHearing] {
-        var pending = [AirCopy(packet: packet, position: origin?.position ?? center, sentAt: at)]
+        transmit(packet, at: origin?.position ?? center, by: origin?.publicKey, sentAt: at)
+    }
+
+    /// `packet` sent by gateway `g`'s own radio: the other gateways in range hear it and the
+    /// repeaters' copies. `g` itself is left out: its radio hears its own packets' echoes on
+    /// its own timeline (SimHandler+Air.swift).
+    public mutating func transmit(_ sent: AiredPacket, fromGateway g: Int) -> [AirHearing] {
+        transmit(sent.packet, at: gateways[g].position, by: gateways[g].publicKey, sentAt: sent.sentAt).filter { $0.gateway != g }
+    }
+
+    private mutating func transmit(_ packet: AirPacket, at position: Coordinates, by sender: PublicKey?, sentAt at: Duration) -> [AirHearing] {
+        var pending = [AirCopy(packet: packet, position: position, sentAt: at)]
         var repeated = Set<PublicKey>()
-        if let origin { repeated.insert(origin.publicKey) }
+        if let sender { repeated.insert(sender) }
         var out: [AirHearing] = []
         while let next = pending.indices.min(by: { pending[$0].sentAt < pending[$1].sentAt }) {
             let copy = pending.remove(at: next)
@@ -141,4 +152,10 @@ struct AirCopy {
     var packet: AirPacket
     var position: Coordinates
     var sentAt: Duration
+}
+
+/// A packet a gateway's radio transmitted, waiting for the shared air to carry it.
+public struct AiredPacket: Hashable, Sendable {
+    public var packet: AirPacket
+    public var sentAt: Duration
 }

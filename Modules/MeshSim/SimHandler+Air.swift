@@ -89,7 +89,13 @@ extension SimHandler {
             s.problems.append("could not build an air packet of the radio's")
             return
         }
+        aired(&s, packet, at: at)
         if packet.route.isFlood { scheduleEchoes(&s, of: packet, at: at) } else { scheduleForward(&s, of: packet, at: at) }
+    }
+
+    /// A packet of the radio's on a shared air, for the other gateways to hear (SharedAir.swift).
+    static func aired(_ s: inout SimRadioState, _ packet: AirPacket, at: Duration) {
+        if s.sharesAir { s.aired.append(AiredPacket(packet: packet, sentAt: at)) }
     }
 
     /// Every neighbouring repeater not yet on a flood packet's path rebroadcasts it, after the

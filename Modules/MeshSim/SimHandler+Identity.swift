@@ -40,12 +40,22 @@ extension SimHandler {
             // Re-broadcast zero-hop: one packet on the air.
             guard s.contacts.contact(key) != nil, let advert = storedAdvert(s, key) else { return [error(.notFound)] }
             countSent(&s, flood: false, airtime: Airtime.milliseconds(payloadBytes: advert.count, radio: s.radio))
+            do {
+                aired(&s, AirPackets.advert(try AdvertPacket(decoding: advert), route: .direct, path: AirPackets.emptyPath), at: now)
+            } catch {
+                s.problems.append("the stored advert of \(key) does not decode: \(error)")
+            }
             return [ok]
         case let .sendSelfAdvert(flood):
             let advert = selfAdvert(s, now: now)
             countSent(&s, flood: flood, airtime: Airtime.milliseconds(payloadBytes: advert.encode().count, radio: s.radio))
-            // A zero-hop advert goes direct with an empty path, and nobody repeats it.
-            if flood { transmitted(&s, AirPackets.advert(advert, route: .flood, path: ownFloodPath(s)), at: now) }
+            // A zero-hop advert goes direct with an empty path, and nobody repeats it: only
+            // radios in direct range (on a shared air, other gateways) hear it.
+            if flood {
+                transmitted(&s, AirPackets.advert(advert, route: .flood, path: ownFloodPath(s)), at: now)
+            } else {
+                aired(&s, AirPackets.advert(advert, route: .direct, path: AirPackets.emptyPath), at: now)
+            }
             return [ok]
         case let .importContact(bytes):
             return importContact(&s, bytes, now: now)
@@ -54,9 +64,10 @@ extension SimHandler {
         }
     }
 
-    /// The radio's own advert, signed; with its position when the location policy shares it.
+    /// The radio's own advert, signed; with its position unless the location policy is none
+    /// (0): the companion firmware shares it for every other value.
     static func selfAdvert(_ s: SimRadioState, now: Duration) -> AdvertPacket {
-        let app = AdvertAppData(type: .chat, position: s.prefs.advertLocationPolicy == 1 ? s.position : nil, name: s.name)
+        let app = AdvertAppData(type: .chat, position: s.prefs.advertLocationPolicy != 0 ? s.position : nil, name: s.name)
         return signedAdvert(key: s.publicKey, pair: s.identity, app: app, timestamp: s.deviceTime(at: now))
     }
 

@@ -132,6 +132,12 @@ public actor SimRadio {
         return !pushes.isEmpty
     }
 
+    /// What the radio transmitted since the last call, for the shared air to carry.
+    public func takeAired() -> [AiredPacket] {
+        defer { state.aired = [] }
+        return state.aired
+    }
+
     /// Schedules `message` to arrive `after` from now.
     public func deliver(_ message: IncomingMessage, after: Duration = .zero) {
         SimHandler.deliver(&state, message, at: clock.elapsed + after)

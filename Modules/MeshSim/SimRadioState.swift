@@ -72,6 +72,10 @@ public struct SimRadioState: Hashable, Sendable {
     public internal(set) var problems: [String] = []
     /// Chance that one hop loses a packet (0: an ideal air).
     public var lossPerHop = 0.0
+    /// On a shared air (GatewayMesh.swift) what the radio transmits is heard by the other
+    /// gateways too: it waits in `aired` until the air takes it. Alone, nobody else listens.
+    public var sharesAir = false
+    var aired: [AiredPacket] = []
 
     /// The firmware's clock without an RTC starts here (Docs/protocol.md §11).
     public static let bootTime: UInt32 = 1_715_770_351

@@ -11,7 +11,7 @@ public struct Meshport: AsyncParsableCommand {
         version: MeshportVersion.full,
         subcommands: [
             Info.self, Contacts.self, Channels.self, Send.self, Chat.self, Listen.self, Login.self, Logout.self, Status.self,
-            Telemetry.self, Trace.self, Packets.self, GetSetting.self, SetSetting.self, Presets.self, TimeCommand.self, StatsCommand.self, Use.self,
+            Telemetry.self, Trace.self, Advert.self, Packets.self, GetSetting.self, SetSetting.self, Presets.self, TimeCommand.self, StatsCommand.self, Use.self,
             DB.self, Scan.self, Plugins.self, Doctor.self, Conformance.self, Sim.self, Serve.self, UplinkCommand.self, IngestCommand.self, BLE.self,
         ])
 

@@ -139,6 +139,57 @@ import Testing
         #expect(await air.radios[0].problems.isEmpty)
     }
 
+    /// A gateway's radio is on the air too: its zero-hop advert reaches the gateways in direct
+    /// range, its flood advert also the one beyond them through the repeater (and the sender
+    /// hears the repeater's echo); its position goes with it once the policy shares it.
+    @Test func aGatewaysOwnAdvertIsHeardByTheOthers() async throws {
+        let clock = ManualSimClock()
+        let air = SharedAir(try Self.scenario().gatewayMesh(), clock: clock)
+        let recorded = Collected<(Int, SimHearing)>()
+        for (i, radio) in air.radios.enumerated() { await radio.recordHearings { recorded.add((i, $0)) } }
+        let north1 = air.radios[0]
+        let key = await north1.state.publicKey
+        let relayHash = try #require(await north1.state.nodes.values.first { $0.type == .repeater }).publicKey.bytes[0]
+        func adverts() throws -> [(gateway: Int, hops: [[UInt8]], advert: AdvertPacket)] {
+            try recorded.items.compactMap { g, h in
+                let packet = try AirPacket(decoding: h.packet.payload)
+                guard packet.payloadType == .advert else { return nil }
+                let advert = try AdvertPacket(decoding: h.packet.payload)
+                return advert.publicKey == key ? (g, packet.path.hops, advert) : nil
+            }
+        }
+        func run(seconds: Int) async {
+            for _ in 0..<seconds * 2 {
+                clock.advance(by: .milliseconds(500))
+                await air.tick()
+            }
+        }
+
+        #expect(await north1.handle(.sendSelfAdvert(flood: false)) == [.response(.ok(value: nil))])
+        await run(seconds: 10)
+        let zeroHop = try adverts()
+        #expect(zeroHop.map(\.gateway).sorted() == [1, 2], "North 3 and North 5 are in direct range; South is 13 km away")
+        for heard in zeroHop {
+            let app = try AdvertAppData(decoding: heard.advert.appData)
+            #expect(heard.hops.isEmpty && app.position == nil, "no position: the policy is none")
+        }
+
+        _ = await north1.handle(.setOtherParams(OtherParams(manualAddContacts: 0, advertLocationPolicy: 1)))
+        clock.advance(by: .seconds(2))
+        #expect(await north1.handle(.sendSelfAdvert(flood: true)) == [.response(.ok(value: nil))])
+        await run(seconds: 10)
+        let flood = try adverts().dropFirst(zeroHop.count)
+        #expect(Set(flood.map(\.gateway)) == [0, 1, 2, 3], "through the repeater to South too; not Far")
+        #expect(flood.filter { $0.gateway == 0 }.allSatisfy { !$0.hops.isEmpty }, "North 1 hears only the repeater's echo of its own advert")
+        #expect(flood.contains { $0.gateway == 3 && $0.hops == [[relayHash]] })
+        let app = try AdvertAppData(decoding: try #require(flood.first).advert.appData)
+        let position = try #require(app.position)
+        #expect(app.name == "North 1" && abs(position.latitude - 52.0135) < 1e-6 && abs(position.longitude - 5) < 1e-6)
+        #expect(await air.radios[1].state.contacts.contact(key)?.name == "North 1", "North 3 added it from its advert")
+        #expect(await air.problems.isEmpty)
+        #expect(await north1.problems.isEmpty)
+    }
+
     @Test func theLinkFollowsDistanceWithinLoRasRanges() throws {
         let here = Coordinates(latitude: 52, longitude: 5)
         func at(_ km: Double) -> AirLink? { AirLink.between(here, Coordinates(latitude: 52 + km / 111.195, longitude: 5)) }

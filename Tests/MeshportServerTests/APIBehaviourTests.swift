@@ -110,6 +110,32 @@ import Testing
         #expect(radios.count == 2 && radios[0]["ready"] as? Bool == true && radios[1]["ready"] as? Bool == false && radios[1]["lastError"] != nil, "\(radios)")
     }
 
+    /// POST /advert: zero-hop without a body, flood when asked; the position only once the
+    /// location policy shares it; the radio's counters show each advert on air.
+    @Test func theRadioAdvertisesItself() async throws {
+        let world = try await ServerWorld(extraRadios: ["tcp://127.0.0.1:1"])
+        func sent() async throws -> (flood: Int, direct: Int) {
+            let sample = try await world.send("POST", "/api/radios/0/stats/sample").object
+            return (try #require(sample["sentFlood"] as? Int), try #require(sample["sentDirect"] as? Int))
+        }
+        let before = try await sent()
+        let zeroHop = try await RawHTTP.request(port: world.port, "POST", "/api/radios/0/advert")
+        #expect(zeroHop.status == 200 && zeroHop.object["flood"] as? Bool == false && zeroHop.object["latitude"] == nil, "\(zeroHop)")
+        let afterZeroHop = try await sent()
+        #expect(afterZeroHop.direct == before.direct + 1 && afterZeroHop.flood == before.flood)
+
+        #expect(try await world.send("PUT", "/api/radios/0/settings/advert_loc_policy", ["value": "share"]).status == 200)
+        let flood = try await world.send("POST", "/api/radios/0/advert", ["flood": true])
+        #expect(flood.status == 200 && flood.object["flood"] as? Bool == true && flood.object["latitude"] is Double, "\(flood)")
+        #expect(flood.object["publicKey"] as? String == (try await world.get("/api/radios/0/self")).object["publicKey"] as? String)
+        #expect(try await sent().flood == afterZeroHop.flood + 1)
+
+        let wrongType = try await world.send("POST", "/api/radios/0/advert", ["flood": "yes"])
+        #expect(wrongType.status == 400 && wrongType.text.contains("flood"), "\(wrongType)")
+        let away = try await world.send("POST", "/api/radios/1/advert", ["flood": false])
+        #expect(away.status == 503 && away.errorCode == "radio_not_ready", "\(away)")
+    }
+
     /// What the API fuzzing (Tools/Reliability/api_fuzz.py) found: an offset that is no
     /// number, or below 0, was read as 0; a method a path does not take was a bare 404.
     @Test func badOffsetsAndOtherMethodsAreRefusedSayingWhy() async throws {

@@ -232,6 +232,21 @@ def settings(s, servers):
     expect(servers.api("/api/radios/0/settings/sf")["value"] == "10", "the bad value reached the radio")
 
 
+@check("the radio sends its advert, zero-hop or flood, and says what went")
+def advert(s, servers):
+    def sent():
+        sample = servers.api("/api/radios/0/stats/sample", method="POST")
+        return sample["sentDirect"], sample["sentFlood"]
+    direct, flood = sent()
+    s.go("settings")
+    s.click("#advert-zero-hop")
+    result = s.find("#advert-result.ok", "zero-hop advert")
+    expect("without a position" in result.text, f"unexpected result: {result.text!r}")
+    s.click("#advert-flood")
+    s.find("#advert-result.ok", "flood advert")
+    expect(sent() == (direct + 1, flood + 1), f"the radio's counters say {sent()}, from {(direct, flood)}")
+
+
 @check("a regional preset fills the radio field and is written")
 def radio_preset(s, servers):
     s.go("settings")
@@ -445,8 +460,8 @@ def token_login(meshport):
 
 def region_from_pipeline(meshport, postgres):
     """The Region view on what the pipeline stored (Tools/Web/pipeline.py), not on a seeded
-    database: the scenario's nodes at their places, the observers' lines where both ends have a
-    place, packets, the Public texts and the three observers."""
+    database: the scenario's nodes and the three observers (placed by their own adverts) at their
+    places, the observers' lines where both ends have a place, packets, the Public texts."""
     pipeline = Pipeline(meshport, postgres, "pipeline")
     servers = driver = None
     try:
@@ -469,10 +484,11 @@ def region_from_pipeline(meshport, postgres):
         # The map is drawn again as data arrives: elements read through wait() (stale ones retried).
         keys = s.wait("the markers' keys", lambda: {m.get_attribute("data-key") for m in s.all("svg.map .marker")})
         expect(keys == placed, f"the markers are not the placed nodes: {sorted(keys ^ placed)}")
-        lines = s.all("svg.map line.link")
-        expect(len(lines) == len(drawable), f"{len(lines)} observer-to-node lines drawn, {len(drawable)} links with both ends placed")
-        # The sim's gateways never advertise, so observers have no place and draw no lines:
-        # who hears a node shows on its card instead.
+        # The gateways sent their adverts with their places (pipeline.py), so each observer is
+        # on the map and draws its lines to the nodes it hears directly.
+        expect(len(drawable) >= len(NODES), f"only {len(drawable)} links have both ends placed: {links}")
+        s.wait("the three observers' markers", lambda: len(s.all("svg.map .marker.observer")) == 3)
+        s.wait(f"{len(drawable)} observer-to-node lines, one per link with both ends placed", lambda: len(s.all("svg.map line.link")) == len(drawable))
         ann = next(n["key"] for n in nodes if n.get("name") == "ann")
         s.wait("a click on ann's marker", lambda: s.d.execute_script(
             "const m = document.querySelector(arguments[0]); if (m) m.dispatchEvent(new MouseEvent('click', {bubbles: true})); return !!m;",
@@ -547,7 +563,7 @@ def main():
         except Exception as error:
             print(f"FAIL a server with a token asks for it and refuses a wrong one: {error}")
             failed += 1
-        name = "the region view on what sim, uplinks, broker and ingest stored: nodes, who hears them, packets, Public texts, observers"
+        name = "the region view on what sim, gateways, broker and ingest stored: nodes and observers in place, lines, who hears them, packets, Public texts"
         try:
             region_from_pipeline(meshport, postgres)
             print(f"PASS {name}")

@@ -1,14 +1,17 @@
 """A small region stored by the real pipeline, for the Region view's browser check: `meshport sim
---radios 3` -> one `meshport uplink` (QoS 1) per radio -> a Mosquitto of its own -> one
-`meshport ingest` -> the tests' PostgreSQL. The scenario's nodes advertise with positions and
-send Public texts; `run()` returns once the database holds every hearing the sim's heard log
-says was pushed (Tests/MeshIngestTests/RegionRig.swift does the same in Swift, with more checks)."""
+--radios 3` -> one `meshport serve --mqtt` gateway (QoS 1) per radio -> a Mosquitto of its own ->
+one `meshport ingest` -> the tests' PostgreSQL. The scenario's nodes advertise with positions and
+send Public texts; each gateway, once all are up, shares its position and sends a flood advert
+through its API, so the others hear it and the observers have a place on the map. `run()`
+returns once the database holds every hearing the sim's heard log says was pushed
+(Tests/MeshIngestTests/RegionRig.swift does the same in Swift, with more checks)."""
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 from servers import Process, free_port, terminate
 
@@ -17,8 +20,10 @@ REGION = "WEB"
 NODES = [("ann", "chat", 52.3751, 4.8952), ("bob", "chat", 52.3652, 4.8853),
          ("cyd", "chat", 52.3723, 4.8804), ("ridge", "repeater", 52.3684, 4.9005)]
 TEXTS = [("ann", "morning all", 7), ("bob", "anyone on the ridge?", 8), ("cyd", "heard you both", 9)]
-# The sim runs this long: every event above has been sent by then.
+# The sim runs this long at least: every event above has been sent by then.
 SECONDS = 11
+# And this long after the gateways' adverts, so every gateway has heard them.
+AFTER_ADVERTS = 3
 
 
 def scenario():
@@ -27,6 +32,21 @@ def scenario():
     return {"radio": {"latitude": 52.37, "longitude": 4.89},
             "nodes": [{"id": i, "type": kind, "latitude": lat, "longitude": lon} for i, kind, lat, lon in NODES],
             "events": events}
+
+
+def call(url, method="GET", body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"} if data else {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def wait_ready(url, timeout=30):
+    deadline = time.monotonic() + timeout
+    while (radios := call(f"{url}/api/radios"))[0]["state"] != "ready":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the gateway at {url} is not ready within {timeout} s: {radios}")
+        time.sleep(0.1)
 
 
 class Mosquitto:
@@ -104,10 +124,17 @@ class Pipeline:
             if time.monotonic() > deadline or sim.proc.poll() is not None:
                 raise RuntimeError(f"the sim did not announce its 3 radios: {sim.tail()}")
             time.sleep(0.05)
-        for index, address in enumerate(addresses):
-            self.start(f"uplink-{index}", ["uplink", "--radio", address, "--db", f"{self.work}/gateway-{index}.db",
-                                           "--mqtt", f"{self.broker.url}?region={REGION}&qos=1&keepalive=5"])
-        time.sleep(max(0, started + SECONDS - time.monotonic()))
+        gateways = [self.start(f"gateway-{index}", ["serve", "--radio", address, "--http", "127.0.0.1:0", "--db", f"{self.work}/gateway-{index}.db",
+                                                    "--mqtt", f"{self.broker.url}?region={REGION}&qos=1&keepalive=5"])
+                    for index, address in enumerate(addresses)]
+        urls = [gateway.wait_line(r"listening on (http://\S+)", 30).group(1) for gateway in gateways]
+        for url in urls:
+            wait_ready(url)
+        for url in urls:
+            call(f"{url}/api/radios/0/settings/advert_loc_policy", "PUT", {"value": "share"})
+            call(f"{url}/api/radios/0/advert", "POST", {"flood": True})
+        now = time.monotonic()
+        time.sleep(max(0, started + SECONDS - now, AFTER_ADVERTS))
         # SIGTERM: the radios stop hearing first, so every pushed line reached its uplink.
         sim.stop()
         with open(heard_log) as f:

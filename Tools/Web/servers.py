@@ -103,8 +103,8 @@ class Servers:
             self.sim.stop()
             self.sim = None
 
-    def api(self, path, token=None):
-        request = urllib.request.Request(self.url + path)
+    def api(self, path, token=None, method="GET"):
+        request = urllib.request.Request(self.url + path, method=method)
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         with urllib.request.urlopen(request, timeout=10) as answer:

@@ -86,6 +86,11 @@ public actor ContactsService {
     /// SHARE_CONTACT: the radio re-broadcasts the contact's advert zero-hop.
     public func share(_ key: PublicKey) async throws { try await session.expectOK(.shareContact(key)) }
 
+    /// SEND_SELF_ADVERT: the radio announces itself (name, key, and its position when its
+    /// location policy shares it), zero-hop to the radios in direct range, or flooded through
+    /// every repeater within its default flood scope. Others add or refresh it as a contact.
+    public func advertise(flood: Bool) async throws { try await session.expectOK(.sendSelfAdvert(flood: flood)) }
+
     /// EXPORT_CONTACT: the signed advert ("card") of a contact, or of the radio itself with nil.
     public func exportCard(_ key: PublicKey? = nil) async throws -> [UInt8] {
         try await session.expect(.exportContact(key)) { if case let .exportContact(advert) = $0 { advert } else { nil } }

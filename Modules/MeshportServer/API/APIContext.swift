@@ -77,14 +77,26 @@ struct Served: Sendable {
     /// The JSON body, read up to the configured limit (a larger one is 413 even without a
     /// Content-Length), decoded as `T` (anything else is 400 saying which field).
     func body<T: Decodable>(_ type: T.Type, _ request: Request) async throws(APIError) -> T {
+        try decode(type, try await collect(request))
+    }
+
+    /// The JSON body, or `empty` when the request has none (a route whose fields all have defaults).
+    func body<T: Decodable>(_ type: T.Type, _ request: Request, whenEmpty empty: T) async throws(APIError) -> T {
+        let buffer = try await collect(request)
+        return buffer.readableBytes == 0 ? empty : try decode(type, buffer)
+    }
+
+    private func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
         var request = request
-        let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: policy.maxBodyBytes)
+            return try await request.collectBody(upTo: policy.maxBodyBytes)
         } catch {
             metrics.rejected("body_size")
             throw APIError(.contentTooLarge, "body_too_large", "the request body is larger than \(policy.maxBodyBytes) bytes")
         }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ buffer: ByteBuffer) throws(APIError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let DecodingError.keyNotFound(key, _) {

@@ -49,6 +49,25 @@ struct SelfInfoJSON: Encodable, Sendable {
     }
 }
 
+/// The radio's advert as sent: the position only when its location policy shares it.
+struct AdvertJSON: Encodable, Sendable {
+    var name: String
+    var publicKey: String
+    var flood: Bool
+    var latitude: Double?
+    var longitude: Double?
+
+    init(_ s: SelfInfo, flood: Bool) {
+        name = s.name
+        publicKey = s.publicKey.hex
+        self.flood = flood
+        if s.advertLocationPolicy != 0 {
+            latitude = s.position.latitude
+            longitude = s.position.longitude
+        }
+    }
+}
+
 struct MessagePageJSON: Encodable, Sendable {
     var messages: [MessageJSON]
     /// Pass as `before` for the next (older) page; absent on the oldest page.

@@ -9,6 +9,14 @@ extension Served {
     func addRadioRoutes(_ r: RouterGroup<APIRequestContext>) {
         r.get("") { _, context in try await self.json(RadioJSON(try self.radio(context).summary)) }
         r.get("/self") { _, context in try await self.json(SelfInfoJSON(try self.radio(context).currentSelf())) }
+        r.post("/advert") { request, context in
+            let body = try await self.body(AdvertBody.self, request, whenEmpty: AdvertBody(flood: nil))
+            let radio = try self.radio(context)
+            let contacts = ContactsService(context: try await radio.ready())
+            let flood = body.flood ?? false
+            try await api { try await contacts.advertise(flood: flood) }
+            return try self.json(AdvertJSON(try await radio.currentSelf(), flood: flood))
+        }
 
         r.get("/contacts") { request, context in
             let radio = try await self.radio(context).known()
@@ -63,6 +71,9 @@ extension Served {
             return try self.json(StatsSampleJSON(stats.sample(at: Date())))
         }
     }
+
+    /// POST /advert: zero-hop unless `flood` is true; no body is zero-hop too.
+    struct AdvertBody: Decodable { let flood: Bool? }
 
     private func contactFilter(_ request: Request) throws(APIError) -> ContactFilter {
         var filter = ContactFilter(text: request.uri.queryParameters.get("q"))

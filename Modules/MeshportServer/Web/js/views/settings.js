@@ -21,10 +21,38 @@ export function mount(app, container) {
         h('dt', {}, 'Public key'), h('dd', { class: 'key' }, self.publicKey),
         h('dt', {}, 'Connection'), h('dd', {}, radio?.url ?? ''),
         h('dt', {}, 'LoRa'), h('dd', {}, `${self.radio.frequencyMHz} MHz, ${self.radio.bandwidthKHz} kHz, SF${self.radio.spreadingFactor}, CR 4/${self.radio.codingRate}`),
-        h('dt', {}, 'Transmit power'), h('dd', {}, `${self.txPower} dBm (max ${self.maxTxPower})`)));
+        h('dt', {}, 'Transmit power'), h('dd', {}, `${self.txPower} dBm (max ${self.maxTxPower})`)),
+        advertControls());
     } catch (error) {
       replace(identity, h('h3', {}, 'This radio'), h('p', { class: 'result error' }, error.message));
     }
+  }
+
+  // The apps' "Advert" button: zero-hop reaches radios in direct range, flood every repeater too.
+  function advertControls() {
+    const result = h('p', { class: 'result', role: 'status', id: 'advert-result' });
+    const send = async (flood, button) => {
+      button.disabled = true;
+      result.className = 'result pending';
+      result.textContent = 'Sending the advert…';
+      try {
+        const advert = await post(app.path('advert'), { flood });
+        const where = advert.latitude === undefined ? 'without a position (advert_loc_policy is none)' : `at ${advert.latitude}, ${advert.longitude}`;
+        result.className = 'result ok';
+        result.textContent = `Sent ${flood ? 'a flood' : 'a zero-hop'} advert as ${advert.name}, ${where}.`;
+      } catch (error) {
+        result.className = 'result error';
+        result.textContent = error.message;
+      } finally {
+        button.disabled = false;
+      }
+    };
+    const zeroHop = h('button', { type: 'button', class: 'small', id: 'advert-zero-hop' }, 'Advert (zero-hop)');
+    const flood = h('button', { type: 'button', class: 'small', id: 'advert-flood' }, 'Advert (flood)');
+    zeroHop.addEventListener('click', () => send(false, zeroHop));
+    flood.addEventListener('click', () => send(true, flood));
+    return h('div', { class: 'advert' }, h('p', { class: 'muted' }, 'Announce this radio: radios in direct range hear a zero-hop advert; a flood one goes through every repeater.'),
+      h('div', { class: 'actions' }, zeroHop, flood), result);
   }
 
   async function loadSettings() {
