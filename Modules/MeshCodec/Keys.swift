@@ -39,17 +39,26 @@ public struct KeyPrefix: Hashable, Sendable, CustomStringConvertible {
 }
 
 public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
+    /// Lower-case hex digits. Keys are encoded thousands of times per region page, so contiguous
+    /// bytes (arrays, slices) go straight into the string's storage.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        if let text = bytes.withContiguousStorageIfAvailable(encodeContiguous) { return text }
+        return Array(bytes).withUnsafeBufferPointer(encodeContiguous)
     }
+
+    private static func encodeContiguous(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = digit(b >> 4)
+                out[i + 1] = digit(b & 0x0F)
+                i += 2
+            }
+            return i
+        }
+    }
+
+    private static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
 
     /// Decodes hex digits (either case, no separators); nil on odd length or a non-hex digit.
     public static func decode(_ s: String) -> [UInt8]? {

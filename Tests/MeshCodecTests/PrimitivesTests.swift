@@ -23,6 +23,19 @@ import Testing
     }
 }
 
+@Suite struct HexTests {
+    @Test func encodesAnyCollectionOfBytesAndDecodesBack() {
+        let all = (0...255).map(UInt8.init)
+        let text = Hex.encode(all)
+        #expect(text.count == 512 && text.hasPrefix("000102") && text.hasSuffix("fdfeff"))
+        #expect(Hex.decode(text) == all && Hex.decode(text.uppercased()) == all)
+        #expect(Hex.encode(all[16..<18]) == "1011", "a slice")
+        #expect(Hex.encode(all.reversed().prefix(2)) == "fffe", "a collection without contiguous storage")
+        #expect(Hex.encode([UInt8]()) == "")
+        #expect(Hex.decode("abc") == nil && Hex.decode("zz") == nil)
+    }
+}
+
 @Suite struct ChannelSecretTests {
     @Test func publicChannel() {
         #expect(ChannelSecret.publicChannel.hex == "8b3387e9c5cdea6ac9e5edbaa115cd72")

@@ -15,7 +15,20 @@ struct JSONBytes {
 
     mutating func string(_ text: String) {
         bytes.append(0x22)
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { utf8 in
+            // Keys, names and times rarely hold a character to escape: copied whole.
+            if utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+                escaped(utf8)
+            } else {
+                bytes.append(contentsOf: utf8)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        for byte in utf8 {
             switch byte {
             case 0x22: bytes += [0x5C, 0x22]
             case 0x5C: bytes += [0x5C, 0x5C]
@@ -28,7 +41,6 @@ struct JSONBytes {
             default: bytes.append(byte)
             }
         }
-        bytes.append(0x22)
     }
 
     /// A finite number as JSONEncoder writes it: the shortest text that reads back the same,
