@@ -3,7 +3,8 @@
 
 `meshport serve` (the release build itself) runs on `meshport sim` with Tools/Link/pagetouch.so
 preloaded, which records the functions entered from another page: first starting up on a seeded
-store and idling, then answering the API and the web UI. lld lays the functions out in that order
+store and idling, then answering the API and the web UI, then idling as a gateway (`--mqtt` to a
+Mosquitto of its own). lld lays the functions out in that order
 (start-up first), so the code a running server uses sits together instead of spread over the
 whole executable (the kernel maps code in 64 KB blocks around each page run). A call within the
 pages pagetouch leaves open is not seen; in the next layout caller and callee part, so
@@ -21,6 +22,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Web"))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Benchmarks", "Serve"))
+from pipeline import Mosquitto  # noqa: E402
 from servers import Servers  # noqa: E402
 from serve_bench import seed_store  # noqa: E402
 
@@ -35,10 +37,10 @@ def log(text):
     print(f"order: {text}", file=sys.stderr, flush=True)
 
 
-def profile(meshport, pagetouch, db, work, name, requests):
-    """Runs serve once; returns the offsets where its code was entered."""
+def profile(meshport, pagetouch, db, work, name, requests, extra=()):
+    """Runs serve once (with `extra` options); returns the offsets where its code was entered."""
     granules = os.path.join(work, f"{name}.granules")
-    servers = Servers(meshport, db=db)
+    servers = Servers(meshport, db=db, extra=extra)
     try:
         servers.start_sim()
         # The Swift runtime's crash handler would take the faults pagetouch relies on.
@@ -95,7 +97,14 @@ def profile_command(meshport, pagetouch, out):
         startup = functions(meshport, profile(meshport, pagetouch, db, work, "startup", ["/api/radios"]))
         log("answering the API and the web UI...")
         serving = functions(meshport, profile(meshport, pagetouch, db, work, "serving", REQUESTS))
-    order = list(dict.fromkeys(startup + serving))
+        log("a gateway: the uplink to a broker, idle...")
+        broker = Mosquitto(work)
+        try:
+            gateway = functions(meshport, profile(meshport, pagetouch, db, work, "gateway", ["/api/radios"],
+                                                  extra=["--mqtt", f"{broker.url}?region=ORD&qos=1"]))
+        finally:
+            broker.stop()
+    order = list(dict.fromkeys(startup + serving + gateway))
     write(order, out)
     log(f"{len(set(startup))} functions ran at start-up, {len(order)} in all")
 
