@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MeshCodec
 import MeshServices
 
@@ -27,13 +28,16 @@ struct Advert: AsyncParsableCommand {
             let position = me.advertLocationPolicy == 0 ? nil : me.position
             if options.json {
                 var out: [String: Any] = ["name": me.name, "publicKey": me.publicKey.hex, "flood": flood]
-                if let position { out["position"] = ["latitude": position.latitude, "longitude": position.longitude] }
+                if let position {
+                    out["latitude"] = position.latitude
+                    out["longitude"] = position.longitude
+                }
                 try Output.json(out)
             } else {
                 Output.lines([
                     ("advertised", "\(me.name) (\(me.publicKey.hex.prefix(12)))"),
                     ("route", flood ? "flood: every repeater passes it on" : "zero-hop: radios in direct range only"),
-                    ("position", position.map { "\($0.latitude), \($0.longitude)" } ?? "not shared (advert_loc_policy is none)"),
+                    ("position", position.map { String(format: "%.5f, %.5f", $0.latitude, $0.longitude) } ?? "not shared (advert_loc_policy is none)"),
                 ])
             }
         }

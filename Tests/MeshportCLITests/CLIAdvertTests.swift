@@ -15,7 +15,7 @@ import Testing
 
         let zeroHop = try await world.json(["advert"])
         let quiet = try #require(zeroHop.value as? [String: Any], "\(zeroHop.err)")
-        #expect(quiet["flood"] as? Bool == false && quiet["position"] == nil, "the default policy keeps the position: \(quiet)")
+        #expect(quiet["flood"] as? Bool == false && quiet["latitude"] == nil, "the default policy keeps the position: \(quiet)")
         #expect((quiet["publicKey"] as? String)?.count == 64 && quiet["name"] is String)
         let afterZeroHop = try await sent()
         #expect(afterZeroHop.direct == before.direct + 1 && afterZeroHop.flood == before.flood)
