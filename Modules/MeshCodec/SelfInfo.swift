@@ -81,6 +81,10 @@ public struct SelfInfo: Hashable, Sendable {
         self.name = name
     }
 
+    /// The position the radio's adverts carry: none when `advertLocationPolicy` is 0 (none);
+    /// the companion firmware shares it for every other value.
+    public var advertisedPosition: Coordinates? { advertLocationPolicy == 0 ? nil : position }
+
     static func read(_ r: inout ByteReader) throws -> SelfInfo {
         let type = NodeType(rawValue: try r.u8("adv type"))
         let tx = try r.i8("tx power")

@@ -25,7 +25,7 @@ struct Advert: AsyncParsableCommand {
                 try await radio.contacts.advertise(flood: flood)
                 return radio.context.selfInfo
             }
-            let position = me.advertLocationPolicy == 0 ? nil : me.position
+            let position = me.advertisedPosition
             if options.json {
                 var out: [String: Any] = ["name": me.name, "publicKey": me.publicKey.hex, "flood": flood]
                 if let position {

@@ -11,9 +11,8 @@ import shutil
 import subprocess
 import tempfile
 import time
-import urllib.request
 
-from servers import Process, free_port, terminate
+from servers import Process, api, free_port, terminate, wait_ready
 
 REGION = "WEB"
 # (id, kind, latitude, longitude) of the nodes; (sender, text, second) of the Public texts.
@@ -32,21 +31,6 @@ def scenario():
     return {"radio": {"latitude": 52.37, "longitude": 4.89},
             "nodes": [{"id": i, "type": kind, "latitude": lat, "longitude": lon} for i, kind, lat, lon in NODES],
             "events": events}
-
-
-def call(url, method="GET", body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.load(answer)
-
-
-def wait_ready(url, timeout=30):
-    deadline = time.monotonic() + timeout
-    while (radios := call(f"{url}/api/radios"))[0]["state"] != "ready":
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the gateway at {url} is not ready within {timeout} s: {radios}")
-        time.sleep(0.1)
 
 
 class Mosquitto:
@@ -128,11 +112,11 @@ class Pipeline:
                                                     "--mqtt", f"{self.broker.url}?region={REGION}&qos=1&keepalive=5"])
                     for index, address in enumerate(addresses)]
         urls = [gateway.wait_line(r"listening on (http://\S+)", 30).group(1) for gateway in gateways]
+        for url, gateway in zip(urls, gateways):
+            wait_ready(url, 30, tail=lambda: f"; its log: {gateway.tail()}")
         for url in urls:
-            wait_ready(url)
-        for url in urls:
-            call(f"{url}/api/radios/0/settings/advert_loc_policy", "PUT", {"value": "share"})
-            call(f"{url}/api/radios/0/advert", "POST", {"flood": True})
+            api(url, "/api/radios/0/settings/advert_loc_policy", method="PUT", body={"value": "share"})
+            api(url, "/api/radios/0/advert", method="POST", body={"flood": True})
         now = time.monotonic()
         time.sleep(max(0, started + SECONDS - now, AFTER_ADVERTS))
         # SIGTERM: the radios stop hearing first, so every pushed line reached its uplink.

@@ -58,6 +58,34 @@ def terminate(proc):
             proc.wait(5)
 
 
+def api(url, path, token=None, method="GET", body=None):
+    """One call to the REST API of the serve at URL (http://HOST:PORT): its JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def wait_ready(url, timeout=60, token=None, tail=lambda: ""):
+    """Until every radio of the serve at URL is ready: their list. `tail` adds the serve's log to the failure."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            radios = api(url, "/api/radios", token)
+            last = radios
+            if radios and all(r["state"] == "ready" for r in radios):
+                return radios
+        except (urllib.error.URLError, OSError) as error:
+            last = error
+        time.sleep(0.2)
+    raise RuntimeError(f"the radio was not ready within {timeout} s (last answer: {last}){tail()}")
+
+
 class Servers:
     """meshport sim + meshport serve. `extra` adds serve options (e.g. --token-file), `sim_extra`
     sim options (e.g. --scenario); `db` is the history database (default: a fresh one);
@@ -104,25 +132,10 @@ class Servers:
             self.sim = None
 
     def api(self, path, token=None, method="GET"):
-        request = urllib.request.Request(self.url + path, method=method)
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return json.load(answer)
+        return api(self.url, path, token, method)
 
     def wait_ready(self, timeout=60, token=None):
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            try:
-                radios = self.api("/api/radios", token)
-                last = radios
-                if radios and all(r["state"] == "ready" for r in radios):
-                    return radios
-            except (urllib.error.URLError, OSError) as error:
-                last = error
-            time.sleep(0.2)
-        raise RuntimeError(f"the radio was not ready within {timeout} s (last answer: {last}); serve log: {self.serve.tail()}")
+        return wait_ready(self.url, timeout, token, lambda: f"; serve log: {self.serve.tail()}")
 
     def stop(self):
         for p in (self.serve, self.sim):

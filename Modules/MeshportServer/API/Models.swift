@@ -61,10 +61,8 @@ struct AdvertJSON: Encodable, Sendable {
         name = s.name
         publicKey = s.publicKey.hex
         self.flood = flood
-        if s.advertLocationPolicy != 0 {
-            latitude = s.position.latitude
-            longitude = s.position.longitude
-        }
+        latitude = s.advertisedPosition?.latitude
+        longitude = s.advertisedPosition?.longitude
     }
 }
 
