@@ -41,8 +41,6 @@ public struct GroupPayload: Hashable, Sendable {
     }
 
     public var bytes: [UInt8] { [channelHash] + sealed }
-
-    public static func channelHash(secret: ChannelSecret) -> UInt8 { SHA256.hash(secret.bytes)[0] }
 }
 
 /// The plaintext of TXT_MSG and GRP_TXT: sender's timestamp, flags (attempt in bits 0-1,

@@ -2,10 +2,13 @@
 public struct ChannelSecret: Hashable, Sendable, CustomStringConvertible {
     public static let size = 16
     public let bytes: [UInt8]
+    /// The on-air channel hash: first byte of SHA-256 over the secret. Kept, not computed on
+    /// each use: the packet log matches every heard group packet against each slot's hash.
+    public let channelHash: UInt8
 
     public init?(_ bytes: [UInt8]) {
         guard bytes.count == Self.size else { return nil }
-        self.bytes = bytes
+        self.init(unchecked: bytes)
     }
 
     /// 32 hex digits, as private channels are shared.
@@ -14,7 +17,10 @@ public struct ChannelSecret: Hashable, Sendable, CustomStringConvertible {
         self.init(b)
     }
 
-    init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    init(unchecked bytes: [UInt8]) {
+        self.bytes = bytes
+        channelHash = SHA256.hash(bytes)[0]
+    }
 
     /// The key the firmware pre-loads into slot 0 ("Public").
     public static let publicChannel = ChannelSecret(unchecked: [
@@ -38,9 +44,6 @@ public struct ChannelSecret: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var isEmpty: Bool { bytes.allSatisfy { $0 == 0 } }
-
-    /// The on-air channel hash: first byte of SHA-256 over the secret.
-    public var channelHash: UInt8 { SHA256.hash(bytes)[0] }
 
     public var hex: String { Hex.encode(bytes) }
     /// Never prints the secret itself: secrets must not reach logs.

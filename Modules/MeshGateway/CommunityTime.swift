@@ -16,10 +16,30 @@ struct CommunityTime: Sendable {
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = Int(whole - days * 86_400)
         let (year, month, day) = Self.civil(days: days)
-        time = "\(Self.pad(secondOfDay / 3600, 2)):\(Self.pad(secondOfDay / 60 % 60, 2)):\(Self.pad(secondOfDay % 60, 2))"
-        date = "\(Self.pad(day, 2))/\(Self.pad(month, 2))/\(Self.pad(year, 4))"
-        let fraction = micros == 0 ? "" : ".\(Self.pad(Int(micros), 6))"
-        timestamp = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(time)\(fraction)+00:00"
+        // Written as bytes: this runs for every heard packet, where String interpolation of
+        // padded numbers was a visible share of the uplink's CPU.
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        Self.append(year, 4, to: &text, then: "-")
+        Self.append(month, 2, to: &text, then: "-")
+        Self.append(day, 2, to: &text, then: "T")
+        let clockStart = text.count
+        Self.append(secondOfDay / 3600, 2, to: &text, then: ":")
+        Self.append(secondOfDay / 60 % 60, 2, to: &text, then: ":")
+        Self.append(secondOfDay % 60, 2, to: &text, then: nil)
+        time = String(decoding: text[clockStart...], as: UTF8.self)
+        if micros != 0 {
+            text.append(UInt8(ascii: "."))
+            Self.append(Int(micros), 6, to: &text, then: nil)
+        }
+        text.append(contentsOf: "+00:00".utf8)
+        timestamp = String(decoding: text, as: UTF8.self)
+        var dayFirst: [UInt8] = []
+        dayFirst.reserveCapacity(10)
+        Self.append(day, 2, to: &dayFirst, then: "/")
+        Self.append(month, 2, to: &dayFirst, then: "/")
+        Self.append(year, 4, to: &dayFirst, then: nil)
+        date = String(decoding: dayFirst, as: UTF8.self)
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (the civil-from-days algorithm:
@@ -37,8 +57,27 @@ struct CommunityTime: Sendable {
         return (Int(year), Int(month), Int(day))
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// `value` in decimal, zero-padded to `width` digits (more when it needs them), then `separator`.
+    private static func append(_ value: Int, _ width: Int, to text: inout [UInt8], then separator: Unicode.Scalar?) {
+        if value < 0 {
+            text.append(UInt8(ascii: "-"))
+            append(-value, max(1, width - 1), to: &text, then: separator)
+            return
+        }
+        var digits = 1
+        var power = 10
+        while digits < width || value >= power {
+            digits += 1
+            if power > Int.max / 10 { break }
+            power *= 10
+        }
+        let start = text.count
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var rest = value
+        for index in stride(from: start + digits - 1, through: start, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        if let separator { text.append(UInt8(separator.value)) }
     }
 }

@@ -44,8 +44,9 @@ public struct PacketMessage: Codable, Hashable, Sendable {
         self.init(packet: packet, raw: heard.payload, snrX4: heard.snrX4, rssi: heard.rssi, origin: origin, at: instant)
     }
 
-    /// The message for a packet already decoded from `raw` (the packet log's `HeardPacket`).
-    public init(packet: AirPacket, raw: [UInt8], snrX4: Int8, rssi: Int8, origin: GatewayOrigin, at instant: Date) {
+    /// The message for a packet already decoded from `raw` (the packet log's `HeardPacket`);
+    /// `hash`: the packet's hash when already made (`AirPacket.hash()`).
+    public init(packet: AirPacket, raw: [UInt8], snrX4: Int8, rssi: Int8, origin: GatewayOrigin, at instant: Date, hash: [UInt8]? = nil) {
         let when = CommunityTime(instant)
         self.origin = origin.name
         originID = origin.id
@@ -61,7 +62,7 @@ public struct PacketMessage: Codable, Hashable, Sendable {
         self.raw = UpperHex.encode(raw)
         snr = String(Double(snrX4) / 4)
         self.rssi = String(rssi)
-        hash = UpperHex.encode(packet.hash(size: 8))
+        self.hash = UpperHex.encode(hash ?? packet.hash())
         path = packet.route == .direct ? Self.hops(packet.path) : nil
     }
 

@@ -14,7 +14,7 @@ enum AirPackets {
         let content = TextContent(timestamp: timestamp, text: line)
         guard let sealed = seal(content.bytes, secret.bytes) else { return nil }
         return AirPacket(route: .flood, payloadType: .groupText, path: path,
-                         payload: GroupPayload(channelHash: GroupPayload.channelHash(secret: secret), sealed: sealed).bytes)
+                         payload: GroupPayload(channelHash: secret.channelHash, sealed: sealed).bytes)
     }
 
     /// A node's answer to a flood packet of the radio's: a path-return carrying `extra`

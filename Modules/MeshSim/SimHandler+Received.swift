@@ -40,7 +40,7 @@ extension SimHandler {
             s.problems.append("a channel text on the shared air is malformed: \(error)")
             return []
         }
-        for channel in s.channels where !channel.isEmpty && GroupPayload.channelHash(secret: channel.secret) == group.channelHash {
+        for channel in s.channels where !channel.isEmpty && channel.secret.channelHash == group.channelHash {
             let content: TextContent
             do {
                 content = try TextContent(decoding: PacketCipher.open(group.sealed[...], secret: channel.secret.bytes))

@@ -17,9 +17,9 @@ struct PacketForwarder: Sendable {
     let tally: UplinkTally
     let logger: Logger
 
-    /// `packet`, decoded from `raw`, heard at `instant`.
-    func forward(_ packet: AirPacket, raw: [UInt8], snrX4: Int8, rssi: Int8, at instant: Date) async {
-        let message = PacketMessage(packet: packet, raw: raw, snrX4: snrX4, rssi: rssi, origin: origin, at: instant)
+    /// `packet`, decoded from `raw`, with its `hash`, heard at `instant`.
+    func forward(_ packet: AirPacket, raw: [UInt8], hash: [UInt8], snrX4: Int8, rssi: Int8, at instant: Date) async {
+        let message = PacketMessage(packet: packet, raw: raw, snrX4: snrX4, rssi: rssi, origin: origin, at: instant, hash: hash)
         do {
             try await client.publish(MQTTMessage(topic: topic, payload: GatewayJSON.encode(message), qos: qos))
             tally.count { $0.packetsQueued += 1 }

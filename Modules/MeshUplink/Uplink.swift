@@ -93,7 +93,7 @@ public actor Uplink {
             for await event in events {
                 switch event {
                 case let .packetHeard(heard):
-                    await forwarder.forward(heard.packet, raw: heard.raw, snrX4: heard.snrX4, rssi: heard.rssi, at: heard.heardAt)
+                    await forwarder.forward(heard.packet, raw: heard.raw, hash: heard.hash, snrX4: heard.snrX4, rssi: heard.rssi, at: heard.heardAt)
                 case let .packetUndecodable(raw, reason):
                     forwarder.undecodable(raw: raw, reason: reason)
                 default:

@@ -45,6 +45,12 @@ import Testing
                 "no fraction when the microseconds are zero")
         let leap = try Self.message("0E00A1B2C3D4", at: Date(timeIntervalSince1970: 951_782_400.5))
         #expect(leap.timestamp == "2000-02-29T00:00:00.500000+00:00" && leap.date == "29/02/2000")
+        // Python's datetime.fromtimestamp(t, timezone.utc) for both: leading zeros in the
+        // fraction, a year before 1970, the last second of year 9999.
+        let early = try Self.message("0E00A1B2C3D4", at: Date(timeIntervalSince1970: -30_000_000_000 + 0.000007))
+        #expect(early.timestamp == "1019-05-04T18:40:00.000008+00:00" && early.time == "18:40:00" && early.date == "04/05/1019")
+        let last = try Self.message("0E00A1B2C3D4", at: Date(timeIntervalSince1970: 253_402_300_799.25))
+        #expect(last.timestamp == "9999-12-31T23:59:59.250000+00:00" && last.date == "31/12/9999")
     }
 
     @Test func aPacketThatIsNotOneIsATypedError() throws {

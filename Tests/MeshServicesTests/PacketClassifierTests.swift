@@ -19,18 +19,18 @@ import Testing
 
     func groupText(_ secret: ChannelSecret) throws -> AirPacket {
         let sealed = try PacketCipher.seal(TextContent(timestamp: 1, text: Array("Ash: hi".utf8)).bytes, secret: secret.bytes)
-        return AirPacket(route: .flood, payloadType: .groupText, payload: GroupPayload(channelHash: GroupPayload.channelHash(secret: secret), sealed: sealed).bytes)
+        return AirPacket(route: .flood, payloadType: .groupText, payload: GroupPayload(channelHash: secret.channelHash, sealed: sealed).bytes)
     }
 
     @Test func aChannelTextIsOnTheSlotWhoseSecretOpensIt() throws {
         let classifier = PacketClassifier(channels: [publicChannel, club])
         let onPublic = try heard(try groupText(.publicChannel), classifier)
-        #expect(onPublic.channel == 0 && PacketKind(onPublic) == .groupText(channel: 0, channelHash: GroupPayload.channelHash(secret: .publicChannel)))
+        #expect(onPublic.channel == 0 && PacketKind(onPublic) == .groupText(channel: 0, channelHash: ChannelSecret.publicChannel.channelHash))
         #expect(try heard(try groupText(club.secret), classifier).channel == 3)
         // A channel the radio does not have: only its hash is known.
         let stranger = ChannelSecret([UInt8](repeating: 9, count: 16))!
         let unknown = try heard(try groupText(stranger), classifier)
-        #expect(PacketKind(unknown) == .groupText(channel: nil, channelHash: GroupPayload.channelHash(secret: stranger)))
+        #expect(PacketKind(unknown) == .groupText(channel: nil, channelHash: stranger.channelHash))
         // The right hash byte with a MAC that does not open is not the channel's.
         var forged = try groupText(.publicChannel)
         forged.payload[1] ^= 0xFF

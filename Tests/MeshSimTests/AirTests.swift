@@ -38,7 +38,7 @@ import Testing
         for (_, packet) in heard {
             #expect(packet.route == .flood && packet.payloadType == .groupText && packet.path.length.hopCount == 1)
             let group = try GroupPayload(decoding: packet.payload)
-            #expect(group.channelHash == GroupPayload.channelHash(secret: .publicChannel))
+            #expect(group.channelHash == ChannelSecret.publicChannel.channelHash)
             let content = try TextContent(decoding: PacketCipher.open(group.sealed[...], secret: ChannelSecret.publicChannel.bytes))
             #expect(content.timestamp == 1_800_000_000 && content.text == Array("\(s.name): hello".utf8) && content.attempt == 0)
         }

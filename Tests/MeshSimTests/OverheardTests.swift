@@ -26,7 +26,7 @@ import Testing
         for (n, (_, packet)) in heard.enumerated() {
             #expect(packet.route == .flood && packet.payloadType == .groupText)
             let group = try GroupPayload(decoding: packet.payload)
-            #expect(group.channelHash == GroupPayload.channelHash(secret: SimHandler.overheardChannel))
+            #expect(group.channelHash == SimHandler.overheardChannel.channelHash)
             #expect(!s.channels.contains { $0.secret == SimHandler.overheardChannel }, "the radio has not joined the channel")
             let line = String(decoding: try TextContent(decoding: PacketCipher.open(group.sealed[...], secret: SimHandler.overheardChannel.bytes)).text, as: UTF8.self)
             let (name, rest) = try #require(line.firstIndex(of: ":").map { (String(line[..<$0]), line[$0...]) })

@@ -4,7 +4,12 @@ import Synchronization
 /// subscription on, in order. Services emit; front ends subscribe.
 public final class EventHub<Event: Sendable>: Sendable {
     private struct Subscribers {
-        var sinks: [Int: AsyncStream<Event>.Continuation] = [:]
+        var sinks: [Int: AsyncStream<Event>.Continuation] = [:] {
+            didSet { all = Array(sinks.values) }
+        }
+        /// `sinks`' values, made when they change rather than at every emit (a gateway emits
+        /// one event per heard packet).
+        var all: [AsyncStream<Event>.Continuation] = []
         var next = 0
     }
 
@@ -25,7 +30,7 @@ public final class EventHub<Event: Sendable>: Sendable {
     }
 
     public func emit(_ event: Event) {
-        for sink in subscribers.withLock({ Array($0.sinks.values) }) { sink.yield(event) }
+        for sink in subscribers.withLock({ $0.all }) { sink.yield(event) }
     }
 
     private func remove(_ id: Int) { _ = subscribers.withLock { $0.sinks.removeValue(forKey: id) } }

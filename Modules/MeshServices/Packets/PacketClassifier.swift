@@ -39,7 +39,7 @@ public struct PacketClassifier: Sendable {
     /// The slot whose secret has the payload's channel hash and opens its MAC.
     private func channel(opening payload: [UInt8]) -> UInt8? {
         guard let hash = payload.first else { return nil }
-        for info in channels where !info.isEmpty && GroupPayload.channelHash(secret: info.secret) == hash {
+        for info in channels where !info.isEmpty && info.secret.channelHash == hash {
             // A MAC mismatch means another channel shares the hash byte: try the next.
             if (try? PacketCipher.open(payload[1...], secret: info.secret.bytes)) != nil { return info.index }
         }

@@ -36,7 +36,7 @@ struct HeardPacketRecord: FetchableRecord, RowValues, Sendable {
         s.int(value.heardAt.storeMillis)
         s.int(value.snrX4)
         s.int(value.rssi)
-        s.blob(value.packet.hash())
+        s.blob(value.hash)
         s.int(value.packet.payloadType.rawValue)
         s.int(value.packet.route.rawValue)
         s.blob(value.packet.path.bytes)

@@ -11,9 +11,11 @@ public struct HeardPacket: Hashable, Sendable {
     public var snrX4: Int8
     public var rssi: Int8
     /// The packet as heard: header, transport codes, path, payload.
-    public var raw: [UInt8]
+    public let raw: [UInt8]
     /// `raw`, decoded.
-    public var packet: AirPacket
+    public let packet: AirPacket
+    /// `packet.hash()`, made once: the store and the uplink both need it for every packet.
+    public let hash: [UInt8]
     /// The radio's channel slot whose secret opens it (group text and data).
     public var channel: UInt8?
     /// The node it came from, when Meshport can tell: an advert's or anonymous request's key,
@@ -28,6 +30,7 @@ public struct HeardPacket: Hashable, Sendable {
         self.rssi = rssi
         self.raw = raw
         packet = try AirPacket(decoding: raw)
+        hash = packet.hash()
         self.channel = channel
         self.node = node
     }
