@@ -19,11 +19,10 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingRadioErrors {
-            try await RadioConnection.with(options, keepAlive: true) { radio in
+            try await RadioConnection.watching(options, keepAlive: true) { radio, events in
                 let line = EventLine.reading(radio)
                 let json = options.json, limit = count ?? .max, messagesOnly = messagesOnly
-                let events = radio.events
-                try await Interruptible.run {
+                    try await Interruptible.run {
                     var shown = 0
                     for await event in events {
                         if messagesOnly, !Self.isMessage(event) { continue }

@@ -60,10 +60,9 @@ struct Packets: AsyncParsableCommand {
 
     private func followLive() async throws {
         let (json, limit, type, node) = (options.json, count ?? .max, payloadType, node?.lowercased())
-        try await RadioConnection.with(options, keepAlive: true) { radio in
+        try await RadioConnection.watching(options, keepAlive: true) { radio, events in
             let (store, id) = (radio.store, radio.context.radio)
             let line = PacketLine(name: { key in Self.contactName(store, id, key) })
-            let events = radio.events
             try await Interruptible.run {
                 var shown = 0
                 for await case let .packetHeard(packet) in events {

@@ -8,9 +8,6 @@ struct ConnectedClient: Sendable {
     let client: MeshClient
     let context: ServiceContext
     let store: MeshStore
-    /// Every client event since before the connection was made (sync's drained messages
-    /// included): for `listen`. Others subscribe to `client.events` when they need to.
-    let events: AsyncStream<ClientEvent>
     var session: RadioSession { context.session }
     var radioURL: String { context.radioURL }
 }
@@ -21,15 +18,28 @@ enum RadioConnection {
     /// `keepAlive`: reconnect when the link is lost (chat, listen), else fail.
     static func with<T: Sendable>(_ options: RadioOptions, keepAlive: Bool = false, showProgress: Bool = true,
                                   _ body: (ConnectedClient) async throws -> T) async throws -> T {
+        try await open(options, keepAlive: keepAlive, showProgress: showProgress, subscribe: { _ in }) { radio, _ in try await body(radio) }
+    }
+
+    /// As `with`, and `body` also gets every client event since before the connection was made
+    /// (sync's drained messages included): for `listen` and `packets --follow`. Only they
+    /// subscribe this early: an event stream nobody reads keeps every event of a long run.
+    static func watching<T: Sendable>(_ options: RadioOptions, keepAlive: Bool = false,
+                                      _ body: (ConnectedClient, AsyncStream<ClientEvent>) async throws -> T) async throws -> T {
+        try await open(options, keepAlive: keepAlive, showProgress: true, subscribe: { $0.events.subscribe() }, body)
+    }
+
+    private static func open<T: Sendable, Events>(_ options: RadioOptions, keepAlive: Bool, showProgress: Bool,
+                                                  subscribe: (MeshClient) -> Events,
+                                                  _ body: (ConnectedClient, Events) async throws -> T) async throws -> T {
         let target = try RadioTarget.resolve(try options.radioURL())
         let store = try StoreFile.open(options.databasePath)
         let session = RadioSession(url: target.url, clientName: "meshport", commandTimeout: .milliseconds(Int(options.timeout * 1000)),
                                    reconnect: keepAlive ? .standard : .never, transport: { target.transport() })
         let client = MeshClient(session: session, store: store)
         let display = SyncDisplay(enabled: showProgress)
-        let all = client.events.subscribe()
-        let events = client.events.subscribe()
-        let watcher = Task { for await event in events { if !display.show(event) { break } } }
+        let all = subscribe(client)
+        let watcher = show(client.events.subscribe(), on: display)
 
         let context: ServiceContext
         do {
@@ -44,10 +54,10 @@ enum RadioConnection {
         // once it has shown every step before it: cancelling it here could drop the last count.
         await watcher.value
         display.finish(ok: true)
-        let connected = ConnectedClient(client: client, context: context, store: store, events: all)
+        let connected = ConnectedClient(client: client, context: context, store: store)
         let result: T
         do {
-            result = try await body(connected)
+            result = try await body(connected, all)
         } catch {
             await shutDown(client: client, store: store)
             throw error
@@ -55,6 +65,13 @@ enum RadioConnection {
         try await client.disconnect()
         _ = try await store.close()
         return result
+    }
+
+    /// Shows sync progress until the session is ready. The stream is held by the task alone:
+    /// once the task ends, nothing keeps the subscription, and the hub stops buffering events
+    /// for it (a stream still referenced would keep every event of a months-long run).
+    private static func show(_ events: AsyncStream<ClientEvent>, on display: SyncDisplay) -> Task<Void, Never> {
+        Task { for await event in events { if !display.show(event) { break } } }
     }
 
     /// After a failure: close what is open, saying (not hiding) what else goes wrong.

@@ -29,6 +29,10 @@ public final class EventHub<Event: Sendable>: Sendable {
         return stream
     }
 
+    /// Subscriptions still open. Each keeps the events its reader has not taken yet, so one
+    /// nobody reads grows with every event.
+    public var subscriberCount: Int { subscribers.withLock { $0.sinks.count } }
+
     public func emit(_ event: Event) {
         for sink in subscribers.withLock({ $0.all }) { sink.yield(event) }
     }
