@@ -14,7 +14,7 @@ import Testing
         try await ServiceHarness.with(pumping: true) { h in
             let room = try h.node(Self.room)
             let events = h.context.events.subscribe()
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             let login = try await remote.login(room.publicKey, password: DefaultMesh.roomPassword)
             #expect(login.role == .room && login.permission == 2 && !login.isAdmin && login.firmwareLevel == 1)
             let sessions = try h.store.reader.savedLogins(h.context.radio)
@@ -32,7 +32,7 @@ import Testing
     @Test func binaryRequestsAndPathDiscoveryAreAnswered() async throws {
         try await ServiceHarness.with(pumping: true) { h in
             let north = try h.node(Self.north)
-            let remote = RemoteNodes(context: h.context, keepAliveInterval: .seconds(3600))
+            let remote = RemoteNodes(context: h.context, timeouts: .patient, keepAliveInterval: .seconds(3600))
             try await remote.login(north.publicKey, password: DefaultMesh.adminPassword)
             let status = try await remote.binaryRequest(north.publicKey, [0x01])
             #expect(!status.isEmpty)
@@ -47,7 +47,7 @@ import Testing
         let key = try #require(state.nodes.values.first { $0.name == Self.north }?.publicKey)
         state.nodes[key]?.server?.answersRefusedLogins = true
         try await ServiceHarness.with(state, pumping: true) { h in
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             let label = "\(Self.north) (\(key.prefix(6).hex))"
             await #expect(throws: RemoteError.wrongPassword(node: label)) { try await remote.login(key, password: "nope") }
             let sessions = try h.store.reader.savedLogins(h.context.radio)
@@ -73,7 +73,7 @@ import Testing
     @Test func anUnknownNodeIsNamedAsNotAContact() async throws {
         try await ServiceHarness.with { h in
             let stranger = try #require(PublicKey([UInt8](repeating: 0x42, count: 32)))
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             await #expect(throws: RemoteError.unknownContact(stranger, url: "sim://radio")) { try await remote.login(stranger, password: "x") }
             await #expect(throws: RemoteError.unknownContact(stranger, url: "sim://radio")) { try await remote.status(stranger) }
         }
@@ -82,7 +82,7 @@ import Testing
     @Test func logoutStopsTheKeepAliveAndMarksTheSession() async throws {
         try await ServiceHarness.with(pumping: true) { h in
             let room = try h.node(Self.room)
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             try await remote.login(room.publicKey, password: DefaultMesh.roomPassword)
             #expect(await remote.loggedIn == [room.publicKey])
             try await remote.logout(room.publicKey)
@@ -96,7 +96,7 @@ import Testing
     @Test func statusIsRecordedAsAStatsSample() async throws {
         try await ServiceHarness.with(pumping: true) { h in
             let north = try h.node(Self.north)
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             try await remote.login(north.publicKey, password: DefaultMesh.adminPassword)
             let status = try await remote.status(north.publicKey)
             #expect(status.uptimeSeconds > 0 && status.batteryMillivolts > 0 && status.receiveErrors == 3)
@@ -110,7 +110,7 @@ import Testing
     @Test func telemetryIsDecodedAndRecorded() async throws {
         try await ServiceHarness.with(pumping: true) { h in
             let sensor = try h.node(Self.sensor)
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             try await remote.login(sensor.publicKey, password: DefaultMesh.adminPassword)
             let records = try await remote.telemetry(sensor.publicKey)
             #expect(records.first?.type == .voltage && records.contains { $0.type == .humidity && $0.values == [81] })
@@ -124,7 +124,7 @@ import Testing
     @Test func concurrentRequestsAreEachAnswered() async throws {
         try await ServiceHarness.with(pumping: true) { h in
             let (north, south) = (try h.node(Self.north).publicKey, try h.node(Self.south).publicKey)
-            let remote = RemoteNodes(context: h.context)
+            let remote = RemoteNodes(context: h.context, timeouts: .patient)
             // Unserialised, the second request would drop the radio's matcher for the first.
             async let a = remote.login(north, password: DefaultMesh.adminPassword)
             async let b = remote.login(south, password: DefaultMesh.adminPassword)
@@ -145,7 +145,7 @@ import Testing
         try await ServiceHarness.with(pumping: true) { h in
             let room = try h.node(Self.room)
             #expect(!room.outPath.length.isNone, "the default mesh knows the room's path")
-            let remote = RemoteNodes(context: h.context, keepAliveInterval: .milliseconds(20))
+            let remote = RemoteNodes(context: h.context, timeouts: .patient, keepAliveInterval: .milliseconds(20))
             try await remote.login(room.publicKey, password: DefaultMesh.roomPassword)
             let keepAlive = Command.sendBinaryRequest(room.publicKey, data: [0x02])
             for _ in 0..<500 where h.link.sent.filter({ $0 == keepAlive }).count < 2 {
@@ -162,7 +162,7 @@ import Testing
         try await ServiceHarness.with(pumping: true) { h in
             let room = try h.node(Self.room)
             let vault = PasswordVault(path: h.dir.path("secrets/passwords.json"))
-            let remote = RemoteNodes(context: h.context, vault: vault)
+            let remote = RemoteNodes(context: h.context, vault: vault, timeouts: .patient)
             try await remote.login(room.publicKey, password: DefaultMesh.roomPassword, remember: true)
             #expect(try vault.password(for: room.publicKey) == DefaultMesh.roomPassword)
             #expect(try await remote.login(room.publicKey).permission == 2)
@@ -171,7 +171,7 @@ import Testing
                 try await remote.login(north.publicKey)
             }
             await #expect(throws: RemoteError.noPasswordVault) {
-                try await RemoteNodes(context: h.context).login(room.publicKey, password: "x", remember: true)
+                try await RemoteNodes(context: h.context, timeouts: .patient).login(room.publicKey, password: "x", remember: true)
             }
             await remote.stopAllKeepAlives()
         }

@@ -91,3 +91,10 @@ struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension RemoteTimeouts {
+    /// For tests that expect an answer: the harness's radio runs on a clock the pump advances,
+    /// which a loaded machine slows, while these limits run on the real clock. Only the tests
+    /// about silence use short ones.
+    static let patient = RemoteTimeouts(base: .seconds(30), perHop: .seconds(10))
+}
