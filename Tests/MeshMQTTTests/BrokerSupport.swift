@@ -90,3 +90,14 @@ func segmentFiles(in folder: TempDir) throws -> [String] {
 }
 
 private func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+
+/// Waits (at most `seconds`) until the broker has granted `filter` to `client`: a message
+/// published before then has nobody to go to on a subscription only just asked for.
+func waitForGrant(_ client: MQTTClient, _ filter: String, within seconds: Double = 20) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if await client.grantedFilters.contains(filter) { return true }
+        do { try await Task.sleep(for: .milliseconds(20)) } catch { return false }
+    }
+    return false
+}

@@ -15,6 +15,7 @@ import Testing
         try await client.publish(MQTTMessage(topic: "test/plain", text: "hello"))
         #expect(await peer.waitUntil { $0.contains("test/plain hello") }.contains("test/plain hello"))
 
+        #expect(await waitForGrant(client, "test/echo/#"))
         try await publishWithTool(broker, topic: "test/echo/1", text: "from the tool")
         let message = await nextMessage(client)
         #expect(message?.topic == "test/echo/1")
@@ -135,6 +136,8 @@ import Testing
 
         // Mosquitto 2.0 grants a subscription its ACL denies and then delivers nothing on it:
         // of two messages published in this order, only the allowed one arrives.
+        #expect(await waitForGrant(client, "test/#"))
+        #expect(await waitForGrant(client, "allowed/in"))
         try await publishWithTool(broker, topic: "test/secret", text: "withheld")
         try await publishWithTool(broker, topic: "allowed/in", text: "delivered", user: "limited")
         let first = await nextMessage(client)
@@ -150,6 +153,7 @@ import Testing
             try await member.subscribe("$share/ingest/test/shared")
             await member.start()
             #expect(await waitForState(member, isConnected) == .connected)
+            #expect(await waitForGrant(member, "$share/ingest/test/shared"))
         }
         let publisher = try makeClient(broker.url())
         await publisher.start()

@@ -1,8 +1,9 @@
-/// JSON written straight into bytes, for the one answer where JSONEncoder's cost counts: the
+/// JSON written straight into bytes, for the answers where JSONEncoder's cost counts: the
 /// Region view's map, a page of up to 5,000 nodes (about 60,000 values; Docs/scale-out.md,
-/// "Sizing"). It writes the text the server's JSONEncoder (sorted keys, slashes unescaped) writes
-/// for the same values; the caller writes the keys in that order, and RegionNodesJSONTests
-/// compares the two.
+/// "Sizing"), and a conversation's timeline page, the request the web UI makes most (Docs/server.md,
+/// "Benchmarks"). It writes the text the server's JSONEncoder (sorted keys, slashes unescaped)
+/// writes for the same values; the caller writes the keys in that order, and RegionNodesJSONTests
+/// and MessagePageJSONTests compare the two.
 struct JSONBytes {
     private(set) var bytes: [UInt8] = []
 
@@ -41,6 +42,10 @@ struct JSONBytes {
             default: bytes.append(byte)
             }
         }
+    }
+
+    mutating func integer(_ value: some BinaryInteger) {
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A finite number as JSONEncoder writes it: the shortest text that reads back the same,

@@ -63,7 +63,10 @@ extension Served {
         let before = try cursor(request)
         let limit = try limit(request, default: 50, max: 500)
         let page = try await api { try store.reader.timeline(radio.radio, conversation, before: before, limit: limit) }
-        return try json(MessagePageJSON(messages: page.messages.map(MessageJSON.init), older: page.older.map(Cursor.encode)))
+        let answer = MessagePageJSON(messages: page.messages.map(MessageJSON.init), older: page.older.map(Cursor.encode))
+        // A number JSON cannot hold: JSONEncoder's error names it.
+        guard let bytes = MessagePageBytes.bytes(answer) else { return try json(answer) }
+        return json(bytes: bytes)
     }
 
     private func markRead(_ context: APIRequestContext, _ conversation: Conversation) async throws(APIError) -> Response {
