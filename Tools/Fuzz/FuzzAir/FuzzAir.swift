@@ -69,7 +69,7 @@ private func classify(_ raw: [UInt8]) {
     } catch {
         fuzzFinding("the classifier refused a packet the codec decoded (\(error)): \(fuzzHex(raw))")
     }
-    if case let .groupText(channel, hash) = PacketKind(heard), channel != nil, hash != GroupPayload.channelHash(secret: .publicChannel) {
+    if case let .groupText(channel, hash) = PacketKind(heard), channel != nil, hash != ChannelSecret.publicChannel.channelHash {
         fuzzFinding("a group text opened with a channel whose hash differs: \(fuzzHex(raw))")
     }
 }
