@@ -67,3 +67,11 @@ static inline int cpaho_add_session_expiry(MQTTProperties *properties, unsigned 
     property.value.integer4 = seconds;
     return MQTTProperties_add(properties, &property);
 }
+
+static inline int cpaho_add_subscription_identifier(MQTTProperties *properties, int identifier) {
+    MQTTProperty property;
+    memset(&property, 0, sizeof property);
+    property.identifier = MQTTPROPERTY_CODE_SUBSCRIPTION_IDENTIFIER;
+    property.value.integer4 = (unsigned int)identifier;
+    return MQTTProperties_add(properties, &property);
+}

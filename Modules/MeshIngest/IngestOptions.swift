@@ -10,6 +10,8 @@ public struct IngestOptions: Sendable {
     public var postgres: String
     /// The shared-subscription group; nil with `--single-worker`.
     public var group: String?
+    /// `--anchor`: this worker is its group's anchor (IngestSettings.anchor).
+    public var anchor: Bool
     public var spoolFolder: URL
     public var clientID: String
     public var channels: IngestChannels
@@ -27,7 +29,7 @@ public struct IngestOptions: Sendable {
     /// from the host name and that folder, so it stays the same across restarts and differs
     /// between two workers on one machine (which need two folders anyway).
     /// `singleWorker`: plain subscriptions instead of a shared group (`group` must then be nil).
-    public init(mqtt: [String], postgres: String?, group: String? = nil, singleWorker: Bool = false, state: String? = nil, clientID: String? = nil,
+    public init(mqtt: [String], postgres: String?, group: String? = nil, singleWorker: Bool = false, anchor: Bool = false, state: String? = nil, clientID: String? = nil,
                 channels: [String] = [], batchSize: Int = 500, batchMilliseconds: Int = 200, spoolLimit: Int = 10_000,
                 sessionExpirySeconds: Int = 7 * 86_400, retentionDays: Int? = nil, hostName: String = ProcessInfo.processInfo.hostName,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(IngestOptionsError) {
@@ -49,6 +51,9 @@ public struct IngestOptions: Sendable {
             if let group {
                 throw .badValue(option: "workers-group", value: group, reason: "a worker started with --single-worker has no group; give one or the other")
             }
+            if anchor {
+                throw .badValue(option: "anchor", value: "on", reason: "a worker started with --single-worker holds plain subscriptions already; --anchor is for one worker of a group")
+            }
             self.group = nil
         } else {
             let group = group ?? Self.defaultGroup
@@ -57,6 +62,7 @@ public struct IngestOptions: Sendable {
             }
             self.group = group
         }
+        self.anchor = anchor
         spoolFolder = Self.stateFolder(state, environment: environment)
         if let clientID {
             guard !clientID.isEmpty, clientID.utf8.count <= 65_535 else {
@@ -92,7 +98,7 @@ public struct IngestOptions: Sendable {
     }
 
     public var settings: IngestSettings {
-        IngestSettings(brokers: brokers, group: group, clientID: clientID, spoolFolder: spoolFolder, batchSize: batchSize,
+        IngestSettings(brokers: brokers, group: group, anchor: anchor, clientID: clientID, spoolFolder: spoolFolder, batchSize: batchSize,
                        batchInterval: batchInterval, spoolBound: spoolBound, sessionExpirySeconds: sessionExpirySeconds,
                        channels: channels)
     }

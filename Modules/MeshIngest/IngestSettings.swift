@@ -9,6 +9,11 @@ public struct IngestSettings: Sendable {
     /// The shared-subscription group: workers in one group split the stream. nil: one worker
     /// alone, on plain subscriptions.
     public var group: String?
+    /// The group's anchor (`--anchor`, one worker per group): it also holds plain
+    /// subscriptions, which Mosquitto 2.0 restores after its own restart and shared ones it
+    /// does not, and writes what they bring until its shared ones deliver again
+    /// (Docs/ingest.md, "The anchor").
+    public var anchor: Bool
     /// Stable across restarts, distinct per worker: the broker keeps the session by it.
     public var clientID: String
     /// The worker's own folder for its spool.
@@ -25,11 +30,12 @@ public struct IngestSettings: Sendable {
     public var retryMin: Duration
     public var retryMax: Duration
 
-    public init(brokers: [MQTTBrokerURL], group: String?, clientID: String, spoolFolder: URL, batchSize: Int = 500,
+    public init(brokers: [MQTTBrokerURL], group: String?, anchor: Bool = false, clientID: String, spoolFolder: URL, batchSize: Int = 500,
                 batchInterval: Duration = .milliseconds(200), spoolBound: Int = 10_000, sessionExpirySeconds: UInt32 = 7 * 86_400,
                 channels: IngestChannels = IngestChannels(), retryMin: Duration = .milliseconds(500), retryMax: Duration = .seconds(30)) {
         self.brokers = brokers
         self.group = group
+        self.anchor = anchor && group != nil
         self.clientID = clientID
         self.spoolFolder = spoolFolder
         self.batchSize = batchSize
@@ -41,9 +47,21 @@ public struct IngestSettings: Sendable {
         self.retryMax = retryMax
     }
 
-    /// The community topics: this group's shared subscriptions, or plain ones for a worker
-    /// alone (which Mosquitto 2.0 restores after its own restart; shared ones it does not).
-    public var filters: [String] {
-        ["packets", "status"].map { kind in group.map { "$share/\($0)/meshcore/+/+/\(kind)" } ?? "meshcore/+/+/\(kind)" }
+    /// Which of a worker's subscriptions brought a message (its MQTT 5 subscription identifier).
+    public enum Subscription: Int, Sendable {
+        case group = 1
+        case anchor = 2
     }
+
+    /// The community topics: this group's shared subscriptions (and an anchor's plain ones),
+    /// or plain ones for a worker alone, with the identifier each message will carry (none
+    /// for a worker alone: everything it gets is its own).
+    public var subscriptions: [(filter: String, identifier: Int?)] {
+        let kinds = ["packets", "status"]
+        guard let group else { return kinds.map { ("meshcore/+/+/\($0)", nil) } }
+        let shared = kinds.map { ("$share/\(group)/meshcore/+/+/\($0)", Subscription.group.rawValue as Int?) }
+        return anchor ? shared + kinds.map { ("meshcore/+/+/\($0)", Subscription.anchor.rawValue) } : shared
+    }
+
+    public var filters: [String] { subscriptions.map(\.filter) }
 }

@@ -50,10 +50,19 @@ public actor IngestWorker {
     /// One client per broker, each subscribed to the group's filters, all feeding `spool`.
     private func connect(_ spool: Spool) async throws {
         let logger = self.logger
-        let group = settings.group.map { "group \($0)" } ?? "no shared group"
+        let group = settings.group.map { "group \($0)" + (settings.anchor ? ", its anchor" : "") } ?? "no shared group"
         for (index, broker) in settings.brokers.enumerated() {
             let id = settings.brokers.count > 1 ? "\(settings.clientID)-\(index + 1)" : settings.clientID
+            let gate = settings.anchor ? AnchorGate() : nil
             let options = MQTTClientOptions(clientID: id, session: .persistent(expirySeconds: settings.sessionExpirySeconds)) { message in
+                if let gate {
+                    let admitted = gate.admit(message) { written in
+                        logger.notice("The group's subscriptions on \(broker) deliver again: \(written) messages came only to the anchor meanwhile and are written; its copies are skipped from here.")
+                    }
+                    guard admitted else { return }
+                } else if AnchorGate.isProbe(message.topic) {
+                    return
+                }
                 do {
                     try spool.append(SpooledMessage(topic: message.topic, payload: message.payload, receivedAt: Date()))
                 } catch {
@@ -62,19 +71,46 @@ public actor IngestWorker {
                 }
             }
             let client = try MQTTClient(broker: broker, options: options)
-            for filter in settings.filters { try await client.subscribe(filter, qos: .atLeastOnce) }
+            for (filter, identifier) in settings.subscriptions { try await client.subscribe(filter, qos: .atLeastOnce, identifier: identifier) }
             clients.append(client)
             let states = await client.stateUpdates()
+            let shared = settings.subscriptions.filter { $0.identifier == IngestSettings.Subscription.group.rawValue }.map(\.filter)
             tasks.append(Task {
+                var probing: Task<Void, Never>?
                 for await state in states {
                     switch state {
-                    case .connected: logger.notice("Connected to \(broker) as \(id), \(group).")
-                    case .waiting: logger.warning("\(state)")
-                    case .idle, .connecting, .closed: break
+                    case .connected:
+                        logger.notice("Connected to \(broker) as \(id), \(group).")
+                        if let gate { probing = Task { await Self.probe(client, gate: gate, shared: shared, logger: logger) } }
+                    case .waiting:
+                        probing?.cancel()
+                        gate?.connectionLost()
+                        logger.warning("\(state)")
+                    case .connecting:
+                        gate?.connectionLost()
+                    case .idle, .closed:
+                        break
                     }
                 }
+                probing?.cancel()
             })
             await client.start()
+        }
+    }
+
+    /// The anchor's probe for this connection, once the broker granted the group's shared
+    /// subscriptions on it (AnchorGate.swift).
+    private static func probe(_ client: MQTTClient, gate: AnchorGate, shared: [String], logger: Logger) async {
+        while !Task.isCancelled {
+            let granted = await client.grantedFilters
+            if shared.allSatisfy(granted.contains) { break }
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { return }
+        }
+        let topic = gate.newProbe(nonce: UUID().uuidString.lowercased())
+        do {
+            try await client.publish(MQTTMessage(topic: topic, text: #"{"probe":"meshport ingest anchor"}"#, qos: .atLeastOnce))
+        } catch {
+            logger.warning("The anchor's probe could not be sent (\(error)); it writes every message it receives until the next connection.")
         }
     }
 

@@ -20,7 +20,7 @@ public actor MQTTClient {
     public private(set) var state: MQTTConnectionState = .idle
     /// Filters the broker refused (SUBACK failure), until subscribed again.
     public private(set) var refusedFilters: Set<String> = []
-    /// Filters the broker granted (SUBACK success) at least once.
+    /// Filters the broker granted (SUBACK success) on the current connection.
     public private(set) var grantedFilters: Set<String> = []
     /// The last problem that did not stop the client: an acknowledged message that could not be
     /// removed from the backlog folder (the next process sends it again), or a message Paho
@@ -34,7 +34,7 @@ public actor MQTTClient {
     private var outbox: Outbox
     private var username: String?
     private var password: String?
-    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    private var subscriptions: [(filter: String, qos: MQTTQoS, identifier: Int?)] = []
     private var stateListeners: [UUID: AsyncStream<MQTTConnectionState>.Continuation] = [:]
     private var eventTask: Task<Void, Never>?
     private var retryTask: Task<Void, Never>?
@@ -126,13 +126,23 @@ public actor MQTTClient {
     }
 
     /// Subscribes to `filter` now (if connected) and on every later connection. Shared
-    /// subscriptions (`$share/GROUP/FILTER`) are passed through as they are.
-    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws(MQTTError) {
+    /// subscriptions (`$share/GROUP/FILTER`) are passed through as they are. `identifier`
+    /// (1 to 268,435,455; MQTT 5 sessions only) comes back with each message the subscription
+    /// brings, in `MQTTMessage.subscriptionIdentifiers`.
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce, identifier: Int? = nil) throws(MQTTError) {
         guard handle != nil else { throw .closed }
         try TopicRules.checkFilter(filter)
+        if let identifier {
+            guard options.session.isMQTT5 else {
+                throw .invalidTopic(topic: filter, reason: "a subscription identifier needs an MQTT 5 session (MQTTSession.persistent)")
+            }
+            guard (1...268_435_455).contains(identifier) else {
+                throw .invalidTopic(topic: filter, reason: "a subscription identifier is 1 to 268435455, not \(identifier)")
+            }
+        }
         subscriptions.removeAll { $0.filter == filter }
-        subscriptions.append((filter, qos))
-        if connected { sendSubscribe(filter, qos: qos) }
+        subscriptions.append((filter, qos, identifier))
+        if connected { sendSubscribe(filter, qos: qos, identifier: identifier) }
     }
 
     public var stats: MQTTBacklogStats {
@@ -263,12 +273,13 @@ public actor MQTTClient {
             attempt = 0
             outbox.connected()
             setState(.connected)
-            for subscription in subscriptions { sendSubscribe(subscription.filter, qos: subscription.qos) }
+            for subscription in subscriptions { sendSubscribe(subscription.filter, qos: subscription.qos, identifier: subscription.identifier) }
             pump()
         case .connectFailed(let code, let detail):
             scheduleRetry(after: connectError(code: code, detail: detail))
         case .connectionLost(let cause):
             outbox.connectionLost()
+            grantedFilters = []
             scheduleRetry(after: .connectionLost(broker: broker.description, detail: cause ?? "the broker closed the connection"))
         case .published(let sequence, _):
             do { try outbox.acknowledged(sequence) } catch { problem(error) }
@@ -350,12 +361,15 @@ public actor MQTTClient {
     private static let pahoQueue = 4096
     private static let resumeDelay = Duration.milliseconds(5)
 
-    private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
+    private func sendSubscribe(_ filter: String, qos: MQTTQoS, identifier: Int?) {
         guard let handle else { return }
         let ticket = PahoTicket(bridge: bridge, purpose: .subscribe(filter: filter))
         var response = cpaho_response_options()
         PahoCallbacks.arm(&response, mqtt5: options.session.isMQTT5)
         response.context = ticket.retainedContext
+        if let identifier { _ = cpaho_add_subscription_identifier(&response.properties, Int32(identifier)) }
+        // Paho copies the properties into its command.
+        defer { MQTTProperties_free(&response.properties) }
         let rc = MQTTAsync_subscribe(handle.pointer, filter, qos.rawValue, &response)
         if rc != MQTTASYNC_SUCCESS {
             _ = PahoTicket.take(response.context)

@@ -11,6 +11,10 @@ public struct MQTTMessage: Sendable, Equatable {
     public var payload: [UInt8]
     public var qos: MQTTQoS
     public var retain: Bool
+    /// An incoming message's: the identifiers of the subscriptions it came by, when they were
+    /// given one (MQTT 5, `MQTTClient.subscribe(_:qos:identifier:)`). A message matching two
+    /// of a client's subscriptions may come once for each.
+    public var subscriptionIdentifiers: [Int] = []
 
     public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atLeastOnce, retain: Bool = false) {
         self.topic = topic

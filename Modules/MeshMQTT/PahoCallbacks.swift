@@ -36,7 +36,8 @@ enum PahoCallbacks {
                 ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: length)) : []
             let qos: MQTTQoS = message.pointee.qos == 0 ? .atMostOnce : .atLeastOnce
             let retained = message.pointee.retained != 0
-            let received = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retained)
+            var received = MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retained)
+            received.subscriptionIdentifiers = subscriptionIdentifiers(&message.pointee.properties)
             if let bridge = PahoBridge.from(context) {
                 if let receive = bridge.receive { receive(received) } else { bridge.emit(.message(received)) }
             }
@@ -45,6 +46,13 @@ enum PahoCallbacks {
         }
         MQTTAsync_free(topicName)
         return 1
+    }
+
+    static func subscriptionIdentifiers(_ properties: inout MQTTProperties) -> [Int] {
+        let code = MQTTPROPERTY_CODE_SUBSCRIPTION_IDENTIFIER
+        let count = MQTTProperties_propertyCount(&properties, code)
+        guard count > 0 else { return [] }
+        return (0..<count).map { Int(MQTTProperties_getNumericValueAt(&properties, code, $0)) }
     }
 
     static let succeeded: OnSuccess = { context, _ in finish(context, succeeded: true) }

@@ -26,6 +26,8 @@ struct IngestCommand: AsyncParsableCommand {
     var group: String?
     @Flag(name: .customLong("single-worker"), help: ArgumentHelp("Subscribe without a shared group: this worker takes the whole stream alone. A restarted Mosquitto restores such subscriptions (not shared ones), so nothing published while the worker reconnects is lost."))
     var singleWorker = false
+    @Flag(name: .customLong("anchor"), help: ArgumentHelp("Make this worker its group's anchor (one per group): it also holds plain subscriptions, which a restarted Mosquitto restores (shared ones it does not), and writes what arrives on them until the group's subscriptions deliver again, so a broker restart loses nothing. Raise Mosquitto's max_queued_messages (Docs/ingest.md)."))
+    var anchor = false
     @Option(name: .customLong("state"), help: ArgumentHelp("This worker's folder for its spool (default $XDG_STATE_HOME/meshport/ingest); one per worker.", valueName: "folder"))
     var state: String?
     @Option(name: .customLong("client-id"), help: ArgumentHelp("The MQTT client id; keep it across restarts (default: from the host name and the state folder).", valueName: "id"))
@@ -83,7 +85,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     private func options() throws(IngestOptionsError) -> IngestOptions {
-        try IngestOptions(mqtt: mqtt, postgres: postgres, group: group, singleWorker: singleWorker, state: state, clientID: clientID, channels: channels,
+        try IngestOptions(mqtt: mqtt, postgres: postgres, group: group, singleWorker: singleWorker, anchor: anchor, state: state, clientID: clientID, channels: channels,
                           batchSize: batchSize, batchMilliseconds: batchMilliseconds, spoolLimit: spoolLimit,
                           sessionExpirySeconds: sessionExpiry, retentionDays: retentionDays)
     }

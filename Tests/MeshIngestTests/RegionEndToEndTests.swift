@@ -50,6 +50,22 @@ import Testing
         try await Self.finishAndCheck(rig, loss: "Mosquitto drops what is published after its restart until the workers reconnect")
     }
 
+    /// The same with one of the two workers the group's anchor (`--anchor`): its plain
+    /// subscriptions, which Mosquitto restores, hold what is published before the group's shared
+    /// ones are back, and it writes those until its probe returns; nothing is lost.
+    @Test func theBrokerRestartedMidStreamLosesNothingWithAnAnchor() async throws {
+        let rig = try await RegionRig(anchor: true)
+        try await Self.midStream(rig)
+        await rig.broker.kill9()
+        try await Task.sleep(for: .seconds(3))
+        try await rig.broker.start()
+        try await rig.waitForScenarioEnd()
+        try await Self.finishAndCheck(rig)
+        // Once at the start and once after the restart.
+        let anchorSaid = rig.workers[0]?.err.current ?? ""
+        #expect(anchorSaid.components(separatedBy: "deliver again").count - 1 >= 2, "the anchor's recoveries: \(anchorSaid.suffix(3000))")
+    }
+
     /// A worker alone on plain subscriptions (`--single-worker`): Mosquitto restores those from
     /// its persistence file and queues for them while the worker reconnects, so nothing is lost.
     @Test func theBrokerRestartedMidStreamLosesNothingForASingleWorker() async throws {

@@ -30,14 +30,17 @@ final class RegionRig: @unchecked Sendable {
     private(set) var workers: [MeshportProcess?] = []
     /// One worker on plain subscriptions (`--single-worker`) instead of two in a group.
     let singleWorker: Bool
+    /// Worker 0 is the group's anchor (`--anchor`).
+    let anchor: Bool
 
     var heardLog: String { dir.path("heard.jsonl") }
 
     /// Everything up: the workers subscribed before the first gateway publishes.
     /// With `.serve`, also until every gateway's status reached the database, which must be
     /// before the busy air starts (RegionScenario.trafficStart).
-    init(singleWorker: Bool = false, gateway: Gateway = .uplink) async throws {
+    init(singleWorker: Bool = false, anchor: Bool = false, gateway: Gateway = .uplink) async throws {
         self.singleWorker = singleWorker
+        self.anchor = anchor
         broker = try await MosquittoProcess(queueLimit: 1_000_000)
         postgres = try await PostgresProcess()
         database = "region_e2e"
@@ -90,7 +93,7 @@ final class RegionRig: @unchecked Sendable {
 
     /// Starts worker `index` (again) with its own state folder and client id.
     func startWorker(_ index: Int) throws {
-        let subscription = singleWorker ? ["--single-worker"] : ["--workers-group", Self.group]
+        let subscription = singleWorker ? ["--single-worker"] : ["--workers-group", Self.group] + (anchor && index == 0 ? ["--anchor"] : [])
         workers[index] = try MeshportProcess(["ingest", "--mqtt", broker.url(), "--postgres", databaseURL] + subscription
                                              + ["--state", dir.path("worker-\(index)"), "--client-id", clientID(index), "--batch-ms", "100"])
     }

@@ -18,6 +18,48 @@ import Testing
         return try MQTTClient(broker: try MQTTBrokerURL(parsing: broker.url()), options: options)
     }
 
+    /// A message matching a shared and a plain subscription of one client comes once for each,
+    /// with that subscription's identifier; a broker restart brings back only the plain one.
+    @Test func subscriptionIdentifiersSayWhichSubscriptionBroughtAMessage() async throws {
+        let broker = try await MosquittoProcess()
+        let identified = Mutex<[[Int]]>([])
+        let options = MQTTClientOptions(clientID: "identified", retryMin: .milliseconds(200), session: .persistent(expirySeconds: 600)) { message in
+            identified.withLock { $0.append(message.subscriptionIdentifiers) }
+        }
+        func connect() async throws -> MQTTClient {
+            let client = try MQTTClient(broker: try MQTTBrokerURL(parsing: broker.url()), options: options)
+            try await client.subscribe("$share/ids/test/ids", identifier: 9)
+            try await client.subscribe("test/ids", identifier: 268_435_455)
+            await client.start()
+            return client
+        }
+        let client = try await connect()
+        #expect(try await eventually { await client.grantedFilters.count == 2 })
+        try await publishWithTool(broker, topic: "test/ids", text: "one")
+        #expect(try await eventually { identified.withLock { $0.count } == 2 })
+        #expect(Set(identified.withLock { $0 }) == [[9], [268_435_455]])
+        await client.close()
+
+        // Restarted while the client is away: what is published meanwhile is queued for the
+        // plain subscription only, the one Mosquitto restored.
+        let saved = Date()
+        try await broker.waitUntilSaved(after: saved)
+        await broker.kill9()
+        try await broker.start()
+        identified.withLock { $0 = [] }
+        try await publishWithTool(broker, topic: "test/ids", text: "two")
+        let again = try await connect()
+        #expect(try await eventually { await again.grantedFilters.count == 2 }, "granted again on the new connection")
+        #expect(try await eventually { identified.withLock { $0.count } >= 1 })
+        #expect(identified.withLock { $0 } == [[268_435_455]])
+        await #expect(throws: MQTTError.self) { try await again.subscribe("test/ids", identifier: 0) }
+        await again.close()
+
+        let clean = try makeClient(broker.url())
+        await #expect(throws: MQTTError.self) { try await clean.subscribe("test/ids", identifier: 1) }
+        await clean.close()
+    }
+
     @Test func aPersistentSessionKeepsTheSharedQueueWhileTheClientIsAway() async throws {
         let broker = try await MosquittoProcess()
         let received = Received()
