@@ -42,11 +42,7 @@ import Testing
     /// twice all the same.
     @Test func theBrokerRestartedMidStreamStoresNothingTwice() async throws {
         let rig = try await RegionRig()
-        try await Self.midStream(rig)
-        await rig.broker.kill9()
-        try await Task.sleep(for: .seconds(3))
-        try await rig.broker.start()
-        try await rig.waitForScenarioEnd()
+        try await Self.restartBrokerMidStream(rig)
         try await Self.finishAndCheck(rig, loss: "Mosquitto drops what is published after its restart until the workers reconnect")
     }
 
@@ -55,11 +51,7 @@ import Testing
     /// ones are back, and it writes those until its probe returns; nothing is lost.
     @Test func theBrokerRestartedMidStreamLosesNothingWithAnAnchor() async throws {
         let rig = try await RegionRig(anchor: true)
-        try await Self.midStream(rig)
-        await rig.broker.kill9()
-        try await Task.sleep(for: .seconds(3))
-        try await rig.broker.start()
-        try await rig.waitForScenarioEnd()
+        try await Self.restartBrokerMidStream(rig)
         try await Self.finishAndCheck(rig)
         // Once at the start and once after the restart.
         let anchorSaid = rig.workers[0]?.err.current ?? ""
@@ -70,11 +62,7 @@ import Testing
     /// its persistence file and queues for them while the worker reconnects, so nothing is lost.
     @Test func theBrokerRestartedMidStreamLosesNothingForASingleWorker() async throws {
         let rig = try await RegionRig(singleWorker: true)
-        try await Self.midStream(rig)
-        await rig.broker.kill9()
-        try await Task.sleep(for: .seconds(3))
-        try await rig.broker.start()
-        try await rig.waitForScenarioEnd()
+        try await Self.restartBrokerMidStream(rig)
         try await Self.finishAndCheck(rig)
     }
 
@@ -96,6 +84,15 @@ import Testing
         #expect(Set(rejected.map { [$0[0], $0[1]] }) == Set(bad.map { [$0.0, $0.1] }), "\(rejected)")
         for row in rejected { #expect(row[2].count > 10, "a reason for \(row[1]): \(row[2])") }
         for (index, worker) in rig.workers.enumerated() { #expect(worker?.process.isRunning == true, "worker \(index) stopped: \(rig.said)") }
+    }
+
+    /// The broker killed -9 once traffic flows, back 3 s later; returns when the scenario has sent everything.
+    private static func restartBrokerMidStream(_ rig: RegionRig) async throws {
+        try await midStream(rig)
+        await rig.broker.kill9()
+        try await Task.sleep(for: .seconds(3))
+        try await rig.broker.start()
+        try await rig.waitForScenarioEnd()
     }
 
     /// The `/api/region/...` routes against the heard log: every advertised node with its

@@ -48,6 +48,20 @@ struct JSONBytes {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// `key` (as written, e.g. `,"name":`) and `value`, or nothing when `value` is absent, as
+    /// JSONEncoder leaves out a nil.
+    mutating func optional(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        raw(key)
+        string(value)
+    }
+
+    mutating func optional(_ key: StaticString, _ value: Int?) {
+        guard let value else { return }
+        raw(key)
+        integer(value)
+    }
+
     /// A finite number as JSONEncoder writes it: the shortest text that reads back the same,
     /// without a trailing ".0". Returns false, writing nothing, for NaN and the infinities, which
     /// JSONEncoder refuses.

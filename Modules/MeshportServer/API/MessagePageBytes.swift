@@ -42,30 +42,15 @@ enum MessagePageBytes {
         }
         json.raw(#","direction":"#)
         json.string(m.direction)
-        if let reason = m.failureReason {
-            json.raw(#","failureReason":"#)
-            json.string(reason)
-        }
+        json.optional(#","failureReason":"#, m.failureReason)
         json.raw(#","heardRepeats":"#)
         json.integer(m.heardRepeats)
-        if let hops = m.hops {
-            json.raw(#","hops":"#)
-            json.integer(hops)
-        }
+        json.optional(#","hops":"#, m.hops)
         json.raw(#","id":"#)
         json.integer(m.id)
-        if let roundTrip = m.roundTripMs {
-            json.raw(#","roundTripMs":"#)
-            json.integer(roundTrip)
-        }
-        if let sender = m.sender {
-            json.raw(#","sender":"#)
-            json.string(sender)
-        }
-        if let prefix = m.senderPrefix {
-            json.raw(#","senderPrefix":"#)
-            json.string(prefix)
-        }
+        json.optional(#","roundTripMs":"#, m.roundTripMs)
+        json.optional(#","sender":"#, m.sender)
+        json.optional(#","senderPrefix":"#, m.senderPrefix)
         json.raw(#","senderTimestamp":"#)
         json.integer(m.senderTimestamp)
         if let snr = m.snr {

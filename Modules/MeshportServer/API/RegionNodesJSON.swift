@@ -28,10 +28,7 @@ enum RegionNodesJSON {
             json.string(best.lastHeard)
             json.raw(#","observer":"#)
             json.string(best.observer)
-            if let name = best.observerName {
-                json.raw(#","observerName":"#)
-                json.string(name)
-            }
+            json.optional(#","observerName":"#, best.observerName)
             if let snr = best.snr {
                 json.raw(#","snr":"#)
                 guard json.number(snr) else { return false }
@@ -54,10 +51,7 @@ enum RegionNodesJSON {
             json.raw(#","longitude":"#)
             guard json.number(longitude) else { return false }
         }
-        if let name = node.name {
-            json.raw(#","name":"#)
-            json.string(name)
-        }
+        json.optional(#","name":"#, node.name)
         json.raw("}")
         return true
     }
