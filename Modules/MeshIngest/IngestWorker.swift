@@ -106,6 +106,8 @@ public actor IngestWorker {
             if shared.allSatisfy(granted.contains) { break }
             do { try await Task.sleep(for: .milliseconds(20)) } catch { return }
         }
+        // Cancelled: the connection went before the grant; the next one probes anew.
+        guard !Task.isCancelled else { return }
         let topic = gate.newProbe(nonce: UUID().uuidString.lowercased())
         do {
             try await client.publish(MQTTMessage(topic: topic, text: #"{"probe":"meshport ingest anchor"}"#, qos: .atLeastOnce))
