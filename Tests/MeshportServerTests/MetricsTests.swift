@@ -46,6 +46,8 @@ import Testing
             $0.value(battery, radio) != battery1 && $0.value(noise, radio) != noise1
                 && $0.value("meshport_radio_messages_delivered_total", radio) == 1 && $0.value("meshport_radio_messages_total", ["radio": "0", "direction": "in"]) ?? 0 >= 1
                 && !$0.values("meshport_radio_packets_heard_total").isEmpty
+                // The radio's counters come with its next statistics read after the send.
+                && ($0.value("meshport_radio_packets_total", ["radio": "0", "direction": "tx"]) ?? 0) >= 1
         }
         #expect(try #require(later.value(battery, radio)) < battery1, "the battery drains")
         #expect(try #require(later.value(noise, radio)) > noise1, "the noise floor rises")

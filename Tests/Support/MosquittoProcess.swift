@@ -27,9 +27,9 @@ public final class MosquittoProcess: @unchecked Sendable {
         """
 
     public let folder = TempDir()
-    public let plainPort: UInt16
-    public let tlsPort: UInt16
-    public let webSocketPort: UInt16
+    public private(set) var plainPort: UInt16 = 0
+    public private(set) var tlsPort: UInt16 = 0
+    public private(set) var webSocketPort: UInt16 = 0
     /// The CA that signed the broker's certificate, for `?ca=`.
     public var caFile: String { folder.path("ca.pem") }
     private let lock = NSLock()
@@ -38,19 +38,35 @@ public final class MosquittoProcess: @unchecked Sendable {
     /// `queueLimit`: the most QoS 1 messages queued per client (`max_queued_messages`; Mosquitto
     /// drops what is past it, 1000 by default), raised for brokers feeding ingest workers.
     public init(queueLimit: Int? = nil) async throws {
-        plainPort = try freeLoopbackPort()
-        tlsPort = try freeLoopbackPort()
-        webSocketPort = try freeLoopbackPort()
+        // A port found free can be taken by another test before mosquitto binds it: then it
+        // exits, and the broker starts again on other ports.
+        for attempt in 1...3 {
+            (plainPort, tlsPort, webSocketPort) = (try freeLoopbackPort(), try freeLoopbackPort(), try freeLoopbackPort())
+            try await writeConfig(queueLimit: queueLimit, certificates: attempt == 1)
+            do {
+                try await start()
+                return
+            } catch is ProcessFailure where attempt < 3 && log.contains("Address already in use") {
+                continue
+            }
+        }
+    }
+
+    /// mosquitto.conf for the current ports; with `certificates`, also the password file, the
+    /// ACL and the server's certificate.
+    private func writeConfig(queueLimit: Int?, certificates: Bool) async throws {
         try await offPool { [folder, plainPort, tlsPort, webSocketPort] in
             let queue = queueLimit.map { "max_queued_messages \($0)\n" } ?? ""
-            try TestCertificates(in: folder).issue("server", commonName: "127.0.0.1", alternativeNames: ["IP:127.0.0.1", "DNS:localhost"])
-            var first = true
-            for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
-                try runTool("/usr/bin/mosquitto_passwd", ["-b"] + (first ? ["-c"] : []) + [folder.path("passwd"), user, password])
-                first = false
+            if certificates {
+                try TestCertificates(in: folder).issue("server", commonName: "127.0.0.1", alternativeNames: ["IP:127.0.0.1", "DNS:localhost"])
+                var first = true
+                for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
+                    try runTool("/usr/bin/mosquitto_passwd", ["-b"] + (first ? ["-c"] : []) + [folder.path("passwd"), user, password])
+                    first = false
+                }
+                try Data(Self.aclRules.utf8).write(to: folder.url.appendingPathComponent("acl"))
+                try FileManager.default.createDirectory(atPath: folder.path("data"), withIntermediateDirectories: true)
             }
-            try Data(Self.aclRules.utf8).write(to: folder.url.appendingPathComponent("acl"))
-            try FileManager.default.createDirectory(atPath: folder.path("data"), withIntermediateDirectories: true)
             let config = """
                 per_listener_settings false
                 allow_anonymous false
@@ -80,14 +96,14 @@ public final class MosquittoProcess: @unchecked Sendable {
             let user = getuid() == 0 ? "user root\n" : ""
             try Data((user + queue + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
         }
-        try await start()
     }
+
 
     deinit {
         if let process = lock.withLock({ process }) { killInBackground(process, keeping: folder) }
     }
 
-    /// Starts mosquitto and waits (at most 15 s) until all three ports accept connections.
+    /// Starts mosquitto and waits (at most 30 s) until all three ports accept connections.
     public func start() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
@@ -98,14 +114,20 @@ public final class MosquittoProcess: @unchecked Sendable {
         lock.withLock { self.process = process }
         let ports = [plainPort, tlsPort, webSocketPort]
         let up = await offPool {
-            let deadline = Date().addingTimeInterval(15)
-            while Date() < deadline {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, process.isRunning {
                 if ports.allSatisfy(acceptsConnections) { return true }
                 usleep(50_000)
             }
             return false
         }
-        guard up else { throw ProcessFailure("mosquitto did not open its ports within 15 s: \(log)") }
+        guard up else {
+            if !process.isRunning {
+                lock.withLock { self.process = nil }
+                throw ProcessFailure("mosquitto exited (status \(process.terminationStatus)) before opening its ports: \(log)")
+            }
+            throw ProcessFailure("mosquitto did not open its ports within 30 s: \(log)")
+        }
     }
 
     /// SIGKILL, as a crash or a power cut would stop it, and waits until it is gone.
