@@ -242,10 +242,11 @@ var targets: [Target] = [
     .testTarget(name: "MeshUplinkTests", dependencies: ["MeshportTestSupport", "MeshCodec", "MeshUplink"], path: "Tests/MeshUplinkTests", swiftSettings: strict),
     // A client that connects with a last will and waits to be killed (MeshMQTTTests).
     .executableTarget(name: "MeshportTestMQTTWill", dependencies: ["MeshMQTT"], path: "Tests/Tools/TestMQTTWill", swiftSettings: strict),
-    // RadioSession against meshcore_py on one `meshport sim` (Tools/Benchmarks/run.sh, "session").
+    // RadioSession against meshcore_py on one `meshport sim`, and contact sync on a paced serial line
+    // (Tools/Benchmarks/run.sh, "session").
     .executableTarget(
         name: "MeshportSessionBench", dependencies: ["MeshServices", "MeshTransport", "MeshCodec"],
-        path: "Tools/Benchmarks/SessionBench", exclude: ["README.md", "rounds.sh", "session-bench.json"], swiftSettings: strict),
+        path: "Tools/Benchmarks/SessionBench", exclude: ["README.md", "rounds.sh", "serial-sync.sh", "session-bench.json"], swiftSettings: strict),
 ]
 
 // The libFuzzer targets have no `main` of their own (libFuzzer supplies it), so they only

@@ -19,6 +19,14 @@ final class AnchorGate: Sendable {
         var recovering = true
         var probe: String?
         var written = 0
+        var tally = Tally()
+    }
+
+    /// What the gate decided over the worker's life, for its counts (IngestCounts).
+    struct Tally: Sendable, Equatable {
+        /// Plain copies written while the group's subscriptions may have been missing.
+        var writtenAlone = 0
+        /// Plain copies skipped because a member of the group had them.
         var skipped = 0
     }
 
@@ -43,9 +51,10 @@ final class AnchorGate: Sendable {
         return state.withLock { s in
             if s.recovering {
                 s.written += 1
+                s.tally.writtenAlone += 1
                 return true
             }
-            s.skipped += 1
+            s.tally.skipped += 1
             return false
         }
     }
@@ -67,6 +76,5 @@ final class AnchorGate: Sendable {
         return topic
     }
 
-    /// Plain copies skipped because a member of the group had them.
-    var skipped: Int { state.withLock { $0.skipped } }
+    var tally: Tally { state.withLock { $0.tally } }
 }

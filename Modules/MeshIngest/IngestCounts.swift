@@ -14,6 +14,10 @@ public struct IngestCounts: Sendable, Equatable {
     public var deepestSpoolDepth = 0
     /// Failed writes to the region store, each retried.
     public var sinkRetries = 0
+    /// An anchor's plain copies written because the group's subscriptions may have been
+    /// missing (after a broker restart), and those skipped because a member had them.
+    public var anchorWrittenAlone = 0
+    public var anchorSkipped = 0
 
     public init() {}
 
@@ -23,6 +27,7 @@ public struct IngestCounts: Sendable, Equatable {
     public var summary: String {
         let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         return "\(received) received, \(written) written, \(undecodable) undecodable, \(rejectedTotal) rejected"
-            + (reasons.isEmpty ? "" : " (\(reasons))") + ", \(spoolDepth) waiting in the spool, \(sinkRetries) database retries."
+            + (reasons.isEmpty ? "" : " (\(reasons))") + ", \(spoolDepth) waiting in the spool, \(sinkRetries) database retries"
+            + (anchorWrittenAlone + anchorSkipped == 0 ? "." : "; as the anchor, \(anchorWrittenAlone) copies written alone and \(anchorSkipped) skipped.")
     }
 }

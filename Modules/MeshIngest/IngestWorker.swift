@@ -15,6 +15,7 @@ public actor IngestWorker {
     private let logger: Logger
     private var spool: Spool?
     private var clients: [MQTTClient] = []
+    private var gates: [AnchorGate] = []
     private var tasks: [Task<Void, Never>] = []
     private var tally = IngestCounts()
     private var sinkAway = false
@@ -54,6 +55,7 @@ public actor IngestWorker {
         for (index, broker) in settings.brokers.enumerated() {
             let id = settings.brokers.count > 1 ? "\(settings.clientID)-\(index + 1)" : settings.clientID
             let gate = settings.anchor ? AnchorGate() : nil
+            if let gate { gates.append(gate) }
             let options = MQTTClientOptions(clientID: id, session: .persistent(expirySeconds: settings.sessionExpirySeconds)) { message in
                 if let gate {
                     let admitted = gate.admit(message) { written in
@@ -133,6 +135,11 @@ public actor IngestWorker {
             counts.received = spool.appendedCount
             counts.spoolDepth = spool.depth
             counts.deepestSpoolDepth = spool.deepestDepth
+        }
+        for gate in gates {
+            let tally = gate.tally
+            counts.anchorWrittenAlone += tally.writtenAlone
+            counts.anchorSkipped += tally.skipped
         }
         return counts
     }

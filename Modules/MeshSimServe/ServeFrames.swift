@@ -2,6 +2,7 @@ import Foundation
 import MeshDriverKit
 import MeshCodec
 import MeshSim
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,20 +18,28 @@ public typealias FramePeer = @Sendable (_ fd: Int32, _ ptyMaster: Bool, _ stoppe
 /// Writes to a peer's descriptor from the serving thread and from pushes on other threads:
 /// one write at a time, so frames never interleave, and nothing once the link is closed
 /// (the descriptor number may already belong to another link). With `faults`, written
-/// frames may be corrupted, and writes delayed or held (LinkFaults.swift).
+/// frames may be corrupted, and writes delayed or held (LinkFaults.swift). With `lineRate`,
+/// both directions go at a serial line's speed (LineRate.swift).
 public final class FrameWriter: @unchecked Sendable {
     private let fd: Int32
     private let socket: Bool
     private let lock = NSLock()
     private var closed = false
+    /// Set by `close` without the write lock, which a paced write holds for its whole length.
+    private let closing = Mutex(false)
     let faults: LinkFaults?
     /// Set in `init` only, when the faults delay or hold writes.
     private(set) var output: DelayedOutput?
+    private let outgoing: LinePacer?
+    /// What the app sends crosses the line at the same speed; the serving thread waits for it.
+    let incoming: LinePacer?
 
-    public init(_ fd: Int32, faults: LinkFaults? = nil) {
+    public init(_ fd: Int32, faults: LinkFaults? = nil, lineRate: LineRate? = nil) {
         self.fd = fd
         socket = isSocket(fd)
         self.faults = faults
+        outgoing = lineRate.map(LinePacer.init)
+        incoming = lineRate.map(LinePacer.init)
         if let faults, faults.queuesWrites {
             output = DelayedOutput(delay: faults.delay) { [weak self] in _ = self?.writeNow($0) }
         }
@@ -47,14 +56,28 @@ public final class FrameWriter: @unchecked Sendable {
     private func writeNow(_ bytes: [UInt8]) -> Bool {
         lock.withLock {
             guard !closed else { return false }
+            guard let outgoing else { return writeAll(bytes[...]) }
+            // Each burst is written when the line would have carried it.
+            let start = outgoing.reserve(bytes.count)
             var off = 0
             while off < bytes.count {
-                let w = bytes[off...].withUnsafeBufferPointer { writeNoSignal(fd, $0.baseAddress!, $0.count, socket: socket) }
-                if w <= 0 { return false }
-                off += w
+                let end = min(bytes.count, off + outgoing.rate.burst)
+                LinePacer.wait(until: start + outgoing.rate.duration(of: end))
+                if closing.withLock({ $0 }) || !writeAll(bytes[off..<end]) { return false }
+                off = end
             }
             return true
         }
+    }
+
+    private func writeAll(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var off = bytes.startIndex
+        while off < bytes.endIndex {
+            let w = bytes[off...].withUnsafeBufferPointer { writeNoSignal(fd, $0.baseAddress!, $0.count, socket: socket) }
+            if w <= 0 { return false }
+            off += w
+        }
+        return true
     }
 
 
@@ -73,6 +96,7 @@ public final class FrameWriter: @unchecked Sendable {
     /// No writes after this (delayed ones are dropped); waits for one in progress.
     public func close() {
         output?.close()
+        closing.withLock { $0 = true }
         lock.withLock { closed = true }
     }
 }
@@ -95,6 +119,8 @@ public func serveFrames(_ fd: Int32, ptyMaster: Bool = false, stopped: () -> Boo
             continue
         }
         if n <= 0 { return false }
+        // On a paced line the radio has these bytes only once they have crossed.
+        if let incoming = writer.incoming { LinePacer.wait(until: incoming.reserve(n) + incoming.rate.duration(of: n)) }
         var out: [UInt8] = []
         var drop = false
         var unframable: (any Error)?

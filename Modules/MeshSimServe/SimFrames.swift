@@ -8,11 +8,12 @@ import MeshSim
 /// With `faults`, each link gets a fresh `FaultPlan` (numbered by the links served so far:
 /// reproducible, but not the same random faults on every reconnect). A pty is one link until
 /// the peer drops it, however often the app reopens it, as a cable stays plugged in.
-public func simFrames(_ radio: SimRadio, faults: SimFaults? = nil) -> FramePeer {
+/// With `lineRate`, each link goes at that serial speed both ways.
+public func simFrames(_ radio: SimRadio, faults: SimFaults? = nil, lineRate: LineRate? = nil) -> FramePeer {
     let links = LinkCounter()
     return { fd, ptyMaster, stopped in
         let plan = faults.flatMap { $0.isEmpty ? nil : LinkFaults(FaultPlan($0, link: links.next())) }
-        let writer = FrameWriter(fd, faults: plan)
+        let writer = FrameWriter(fd, faults: plan, lineRate: lineRate)
         let link = waitFor { await radio.connect { writer.writeFrame($0) } }
         defer { waitFor { await radio.disconnect(link) } }
         return serveFrames(fd, ptyMaster: ptyMaster, stopped: stopped, writer: writer) { frame in

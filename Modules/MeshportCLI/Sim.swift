@@ -48,6 +48,10 @@ struct Sim: AsyncParsableCommand {
                                valueName: "path"))
     var ptyLink: String?
 
+    @Option(help: ArgumentHelp("With --pty: carry bytes at this serial speed both ways (8N1, 10 bits a byte), as a radio's UART does; default: as fast as the pty takes them.",
+                               valueName: "bd"))
+    var baud: Int?
+
     @Option(help: ArgumentHelp("A scenario file (JSON, see Docs/meshsim-scenarios.md); default: the built-in mesh.", valueName: "file"))
     var scenario: String?
 
@@ -70,6 +74,8 @@ struct Sim: AsyncParsableCommand {
         if pty, listen != nil { throw ValidationError("--listen and --pty exclude each other") }
         if stdio, pty || listen != nil { throw ValidationError("--stdio excludes --listen and --pty") }
         if ptyLink != nil, !pty { throw ValidationError("--pty-link needs --pty") }
+        if baud != nil, !pty || radios != nil { throw ValidationError("--baud needs --pty (one radio on a serial line)") }
+        _ = try lineRate()
         if let radios, !GatewayMesh.radioRange.contains(radios) {
             throw ValidationError("--radios \(radios) is outside \(GatewayMesh.radioRange.lowerBound)...\(GatewayMesh.radioRange.upperBound)")
         }
@@ -104,7 +110,7 @@ struct Sim: AsyncParsableCommand {
             }
             let stop: () -> Void
             if pty {
-                let peer = try PtyPeer(serve: simFrames(radio, faults: faults), linkPath: ptyLink)
+                let peer = try PtyPeer(serve: simFrames(radio, faults: faults, lineRate: lineRate()), linkPath: ptyLink)
                 stop = { peer.close() }
                 Self.announce("serving on \(peer.slavePath) (serial://\(peer.slavePath))")
             } else {
@@ -116,6 +122,14 @@ struct Sim: AsyncParsableCommand {
             let signal = await Termination.wait()
             stop()
             StandardStream.error("meshport sim: stopped by \(signal)\n")
+        }
+    }
+
+    private func lineRate() throws -> LineRate? {
+        do {
+            return try baud.map(LineRate.init)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 

@@ -10,5 +10,8 @@ import Testing
         counts.rejected = ["not-hex": 1, "bad-json": 2]
         counts.spoolDepth = 2
         #expect(counts.summary == "12 received, 10 written, 0 undecodable, 3 rejected (2 bad-json, 1 not-hex), 2 waiting in the spool, 0 database retries.")
+        counts.anchorWrittenAlone = 7
+        counts.anchorSkipped = 5
+        #expect(counts.summary.hasSuffix("0 database retries; as the anchor, 7 copies written alone and 5 skipped."))
     }
 }

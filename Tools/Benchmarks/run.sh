@@ -4,7 +4,8 @@
 # Groups: codec (against meshcore_py), store (MeshStore against a naive SQLite baseline),
 # transport (the driver plugin path against the same socket and pty used in-process),
 # sim (frames/s a MeshSim radio serves to an in-process client against MeshCodec alone),
-# session (RadioSession against meshcore_py on the same `meshport sim` over TCP), ble (the LE
+# session (RadioSession against meshcore_py on the same `meshport sim` over TCP; and contact sync on
+# a 115,200 Bd serial line against its wire time), ble (the LE
 # host against Bumble's), usb (usb:// against the kernel's tty driver in a QEMU guest),
 # serve (meshport serve on meshport sim: idle RSS, cold start, WebSocket fan-out, a timeline page
 # under load), uplink (meshport uplink against meshcore_py + paho-mqtt, each on a busy `meshport sim`
@@ -57,6 +58,13 @@ bin_dir="$(Tools/release.sh --show-bin-path)"
 echo "session: RadioSession vs meshcore_py on meshport sim over TCP (release build, about 20 seconds)..."
 Tools/Benchmarks/SessionBench/rounds.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" "${SESSION_ROUNDS:-5}" "$work/session.json"
 .venv/bin/python Tools/Benchmarks/report.py session "$work/session.json" "$work/session.json" bench-results.json
+
+# Serial line: the same contact sync from a sim whose pty runs at 115,200 Bd, against the wire
+# time of its bytes (Tools/Benchmarks/SessionBench/serial-sync.sh; needs the serial driver).
+Tools/release.sh --product MeshportDriverSerial >"$work/build-serial.log" 2>&1 || { cat "$work/build-serial.log"; exit 1; }
+echo "serial: contact sync of 1,000 on a 115,200 Bd line vs its wire time (release build, about a minute)..."
+Tools/Benchmarks/SessionBench/serial-sync.sh "$bin_dir/meshport" "$bin_dir/MeshportSessionBench" 115200 "${SERIAL_SYNCS:-3}" "$work/serial.json"
+.venv/bin/python Tools/Benchmarks/report.py serial_sync "$work/serial.json" "$work/serial.json" bench-results.json
 
 # BLE: Meshport's LE host against Bumble's own host, each on a fresh emulated world bridged to
 # `meshport sim` (Tools/Benchmarks/BLE/run.sh): connect + pair + first frame, and round trips.

@@ -7,6 +7,7 @@ any goal is missed.
 Usage: results.py set FILE NAME VALUE UNIT GOAL OK      (OK: true or false)
        results.py report FILE
 """
+import fcntl
 import json
 import os
 import sys
@@ -35,14 +36,18 @@ def merge(path, entries):
         missing = {"value", "unit", "goal", "ok"} - set(entry)
         if missing:
             raise ValueError(f"figure {name} lacks {', '.join(sorted(missing))}")
-    data = load(path)
-    data.update(entries)
     target = Path(path).resolve()
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.write("\n")
-    os.replace(temp, target)
+    # Parts running side by side (fuzz targets in parallel) merge one at a time: each reads
+    # the others' figures under the lock, so none is overwritten.
+    with open(target.parent / (target.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = load(path)
+        data.update(entries)
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+            f.write("\n")
+        os.replace(temp, target)
 
 
 def number(text):

@@ -4,6 +4,7 @@
 # Bounded: every part stops by itself. Not part of `make test`.
 # Environment: FUZZ_SECONDS  the time bound of each fuzz target (default 600 s); each also
 #                            stops at 10 million executions, the goal.
+#              FUZZ_JOBS     how many fuzz targets run at once (default: the number of cores).
 #              API_FUZZ_EXAMPLES  schemathesis examples per operation and phase (default 500).
 #              SOAK_MINUTES  the soak's length (default 30).
 set -uo pipefail
@@ -13,7 +14,7 @@ rm -f "$results"
 status=0
 
 echo "=== fuzzing: every target to 10 million executions or ${FUZZ_SECONDS:-600} s ==="
-FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS="$results" Tools/Fuzz/run.sh "${FUZZ_SECONDS:-600}" || status=1
+FUZZ_JOBS="${FUZZ_JOBS:-$(nproc)}" FUZZ_LEAKS=exit FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS="$results" Tools/Fuzz/run.sh "${FUZZ_SECONDS:-600}" || status=1
 
 echo
 echo "=== API fuzzing: ${API_FUZZ_EXAMPLES:-500} examples per operation and phase ==="
