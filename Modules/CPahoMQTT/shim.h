@@ -4,6 +4,11 @@
 #include <MQTTAsync.h>
 #include <string.h>
 
+static inline MQTTAsync_init_options cpaho_init_options(void) {
+    MQTTAsync_init_options options = MQTTAsync_init_options_initializer;
+    return options;
+}
+
 static inline MQTTAsync_createOptions cpaho_create_options(void) {
     MQTTAsync_createOptions options = MQTTAsync_createOptions_initializer;
     return options;

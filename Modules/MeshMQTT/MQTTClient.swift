@@ -63,6 +63,7 @@ public actor MQTTClient {
         let buffer = max(1, options.incomingBuffer)
         (messages, incoming) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingOldest(buffer))
 
+        Self.libraryReady()
         var created: MQTTAsync?
         var createOptions = cpaho_create_options()
         createOptions.MQTTVersion = options.session.isMQTT5 ? MQTTVERSION_5 : MQTTVERSION_3_1_1
@@ -359,6 +360,18 @@ public actor MQTTClient {
 
     /// Commands Paho may queue; at 100 000 messages/s a full queue drains in about 40 ms.
     private static let pahoQueue = 4096
+
+    /// Paho's global set-up, once, before the first client. Left to itself Paho initialises
+    /// OpenSSL fully at the first client, TLS or not (its error strings and ciphers: 3 MB of
+    /// libcrypto resident in a gateway that only speaks mqtt://). OpenSSL 1.1 and later set
+    /// themselves up when the first TLS connection needs them, so Paho is told not to.
+    private static let setUp: Void = {
+        var options = cpaho_init_options()
+        options.do_openssl_init = 0
+        MQTTAsync_global_init(&options)
+    }()
+
+    private static func libraryReady() { _ = setUp }
     private static let resumeDelay = Duration.milliseconds(5)
 
     private func sendSubscribe(_ filter: String, qos: MQTTQoS, identifier: Int?) {
