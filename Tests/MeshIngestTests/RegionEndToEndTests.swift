@@ -157,8 +157,9 @@ import Testing
         let observers = try await rig.query("SELECT encode(key, 'hex') FROM observers")
         #expect(Set(observers.map { $0[0] }) == Set(heard.perRadio.keys), "each gateway's status")
 
+        let figures = unstored.isEmpty ? "" : await rig.gatewayFigures()
         let complete = {
-            #expect(unstored.isEmpty, "hearings not stored (ms after the start, per radio): \(unstored)\n\(rig.said)")
+            #expect(unstored.isEmpty, "hearings not stored (ms after the start, per radio): \(unstored)\n\(figures)\n\(rig.said)")
             #expect(stored.count == hashes.count, "\(stored.count) logical packets stored, \(hashes.count) heard")
             #expect(try await rig.count("SELECT count(DISTINCT raw) FROM packets") == Set(heard.pushed.map(\.raw)).count, "distinct raw packets")
             let observations = try await rig.query("SELECT encode(observer_key, 'hex'), count(*) FROM observations GROUP BY 1")

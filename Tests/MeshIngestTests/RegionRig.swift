@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Glibc
 import MeshCodec
 import MeshportTestSupport
@@ -140,11 +143,36 @@ final class RegionRig: @unchecked Sendable {
 
     func count(_ sql: String) async throws -> Int { Int(try await query(sql).first?.first ?? "") ?? -1 }
 
-    /// What the processes said on stderr, for a failure's message.
+    /// What the processes said on stderr, for a failure's message: the start of each and its
+    /// end (a gateway's last lines are its retries once the simulator is gone).
     var said: String {
         let named = (sim.map { [("sim", $0)] } ?? []) + gateways.enumerated().map { ("gateway \($0.offset)", $0.element) }
             + workers.enumerated().compactMap { item in item.element.map { ("worker \(item.offset)", $0) } }
-        return named.map { "\($0.0): \($0.1.err.current.suffix(1500))" }.joined(separator: "\n")
+        return named.map { name, process in
+            let text = process.err.current
+            guard text.count > 6000 else { return "\(name): \(text)" }
+            return "\(name): \(text.prefix(4500))\n  [...]\n\(text.suffix(1500))"
+        }.joined(separator: "\n")
+    }
+
+    /// Each `serve` gateway's own account of its radio and uplink (/metrics: packets heard,
+    /// queued, delivered, refused, dropped), so a loss shows on which side of the gateway it was.
+    func gatewayFigures() async -> String {
+        var lines: [String] = []
+        for (index, gateway) in gateways.enumerated() {
+            let announce = gateway.out.current.split(separator: "\n").first { $0.contains("listening on http://") }
+            guard let address = announce?.split(separator: " ").last(where: { $0.hasPrefix("http://") }),
+                  let url = URL(string: "\(address)/metrics") else { continue }
+            do {
+                let (data, _) = try await URLSession.shared.data(from: url)
+                let figures = String(decoding: data, as: UTF8.self).split(separator: "\n")
+                    .filter { $0.hasPrefix("meshport_uplink_") || $0.hasPrefix("meshport_radio_packets_heard_total") || $0.hasPrefix("meshport_radio_reconnects") }
+                lines.append("gateway \(index):\n  " + figures.joined(separator: "\n  "))
+            } catch {
+                lines.append("gateway \(index): /metrics unreadable: \(error)")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Waits until the workers wrote everything the heard log says was pushed (at most
