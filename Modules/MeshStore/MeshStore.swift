@@ -16,6 +16,9 @@ public final class MeshStore: Sendable {
     public let writer: StoreWriter
     public let coalescer: WriteCoalescer<ContinuousClock>
     let database: StoreDatabase
+    /// SQLite's page cache per connection (see `open`).
+    static let writerCacheKiB = 65_536
+    static let readerCacheKiB = 8_192
 
     /// Opens (creating if needed, read-write) and migrates the database at `path`.
     public static func open(at path: String, options: StoreOptions = StoreOptions()) throws(StoreError) -> MeshStore {
@@ -34,7 +37,11 @@ public final class MeshStore: Sendable {
                 // back once per checkpoint, so fewer checkpoints mean less rewriting (+20% ingest).
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
             }
-            try db.execute(sql: "PRAGMA cache_size = -65536")  // 64 MiB per connection: the indexes of 100k nodes stay cached
+            // The writer keeps 64 MiB of pages (the indexes of 100k nodes stay cached while it
+            // ingests); a reader 8 MiB, since a page or a search touches few pages and the rest come
+            // from the kernel's cache, shared by every connection. At 64 MiB each, the pool's
+            // readers and the lookup connection could hold 450 MiB after months of a growing store.
+            try db.execute(sql: "PRAGMA cache_size = \(db.configuration.readonly ? -Self.readerCacheKiB : -Self.writerCacheKiB)")
             // Statement journals and temporary tables in memory: a batch's one INSERT journals
             // a few MB, which a temporary file would copy through the kernel (half of all bytes
             // written). Neither is part of what a commit makes durable.
