@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MeshCodec
 import MeshCrypto
 import MeshServices
@@ -116,6 +117,35 @@ import Testing
             #expect(event.problemText?.hasPrefix("The radio heard a packet that is not a MeshCore packet, so it is not logged: ") == true)
             break
         }
+        try await client.disconnect()
+    }
+
+    /// A store that cannot be read (its contacts table gone) costs a heard packet only its
+    /// sender: the packet is still announced, which is what the uplink sends on, and the
+    /// problem is said.
+    @Test func aHeardPacketIsAnnouncedWhenTheStoreCannotBeRead() async throws {
+        let h = try ClientHarness()
+        let client = try h.client()
+        let events = client.events.subscribe()
+        _ = try await client.connect()
+        let other = try DatabaseQueue(path: h.store.path)
+        try await other.write { try $0.execute(sql: "ALTER TABLE contacts RENAME TO contacts_elsewhere") }
+        let raw = try AirPacket(route: .flood, payloadType: .textMessage, payload: [0x42, 0xA1, 9, 9, 9]).encode()
+        // Heard after it, and needing no contact: once it is announced, so was the first or never.
+        let last = try AirPacket(route: .direct, payloadType: .ack, payload: [1, 2, 3, 4]).encode()
+        for bytes in [raw, last] { await h.radio.hear(ReceivedPacket(snrX4: 4, rssi: -90, payload: bytes), at: await h.radio.now) }
+        var problem: String?
+        var text: HeardPacket?
+        for await event in events {
+            if case let .problem(said) = event { problem = said }
+            guard case let .packetHeard(p) = event else { continue }
+            if p.raw == raw { text = p }
+            if p.raw == last { break }
+        }
+        #expect(text.map { $0.node == nil && PacketKind($0) == .text(destination: 0x42, source: 0xA1) } == true, "the text packet was not announced")
+        #expect(problem?.hasPrefix("A heard packet is kept without its channel and sender: reading the radio's channels and contacts failed: ") == true,
+                "\(problem ?? "no problem was said")")
+        try await other.write { try $0.execute(sql: "ALTER TABLE contacts_elsewhere RENAME TO contacts") }
         try await client.disconnect()
     }
 

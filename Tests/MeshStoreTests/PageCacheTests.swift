@@ -28,7 +28,7 @@ import Testing
         }
         #expect(readers == Array(repeating: MeshStore.readerCacheKiB, count: 4))
         let lookups = try #require(database.lookups)
-        #expect(try lookups.read { try Self.cacheKiB($0) } == MeshStore.readerCacheKiB)
+        #expect(try await lookups.read { try Self.cacheKiB($0) } == MeshStore.readerCacheKiB)
         #expect(MeshStore.readerCacheKiB < MeshStore.writerCacheKiB)
         _ = try await store.close()
     }
@@ -37,7 +37,7 @@ import Testing
         let dir = TempDir()
         _ = try await MeshStore.open(at: dir.path("cache.db")).close()
         let store = try MeshStore.open(at: dir.path("cache.db"), options: StoreOptions(mode: .readOnly))
-        #expect(try store.database.writer.read { try Self.cacheKiB($0) } == MeshStore.readerCacheKiB)
+        #expect(try await store.database.writer.read { try Self.cacheKiB($0) } == MeshStore.readerCacheKiB)
         _ = try await store.close()
     }
 }

@@ -10,19 +10,27 @@ struct PacketLog {
 
     func keep(_ received: ReceivedPacket) async {
         let (reader, radio) = (context.store.reader, context.radio)
+        let time = now()
         let heard: HeardPacket
         do {
             let classifier = PacketClassifier(channels: try reader.channelSlots(radio)) { hash in
                 guard let prefix = KeyPrefix([hash]) else { return nil }
                 return try reader.lookupContact(radio, prefix: prefix).contact?.publicKey
             }
-            heard = try classifier.heard(received, at: now())
+            heard = try classifier.heard(received, at: time)
         } catch let error as CodecError {
             context.events.emit(.packetUndecodable(raw: received.payload, reason: "\(error)"))
             return
         } catch {
-            context.events.emit(.problem("A heard packet is not logged: reading the radio's channels and contacts failed: \(error)."))
-            return
+            // What the store knows only names the channel and the sender: a gateway whose store
+            // fails still logs the packet and passes it on (its uplink reads these events).
+            context.events.emit(.problem("A heard packet is kept without its channel and sender: reading the radio's channels and contacts failed: \(error)."))
+            do {
+                heard = try PacketClassifier(channels: []).heard(received, at: time)
+            } catch {
+                context.events.emit(.packetUndecodable(raw: received.payload, reason: "\(error)"))
+                return
+            }
         }
         context.events.emit(.packetHeard(heard))
         await context.store.record(radio, SampleBatch(packets: [heard]))

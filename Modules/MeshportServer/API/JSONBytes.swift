@@ -44,8 +44,29 @@ struct JSONBytes {
         }
     }
 
+    /// Digits written in place: `String(value)` made and dropped a string for each of a timeline
+    /// page's 200 integers.
     mutating func integer(_ value: some BinaryInteger) {
-        bytes.append(contentsOf: String(value).utf8)
+        guard let value = Int64(exactly: value) else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        if value < 0 { bytes.append(0x2D) }
+        var rest = value.magnitude
+        var count = 1
+        var probe = rest
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        bytes.append(contentsOf: repeatElement(0x30, count: count))
+        var index = bytes.count - 1
+        while rest >= 10 {
+            bytes[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
+        }
+        bytes[index] = 0x30 + UInt8(truncatingIfNeeded: rest)
     }
 
     /// `key` (as written, e.g. `,"name":`) and `value`, or nothing when `value` is absent, as
