@@ -44,8 +44,7 @@ struct JSONBytes {
         }
     }
 
-    /// Digits written in place: `String(value)` made and dropped a string for each of a timeline
-    /// page's 200 integers.
+    /// Digits written in place, with no string made for each of a timeline page's 200 integers.
     mutating func integer(_ value: some BinaryInteger) {
         guard let value = Int64(exactly: value) else {
             bytes.append(contentsOf: String(value).utf8)
