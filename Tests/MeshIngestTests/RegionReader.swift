@@ -15,9 +15,7 @@ final class RegionReader: Sendable {
         let deadline = Date().addingTimeInterval(60)
         var address: String?
         while address == nil {
-            address = serve.out.current.split(separator: "\n").lazy
-                .compactMap { $0.contains("listening on http://") ? $0.split(separator: " ").last { $0.hasPrefix("http://") } : nil }
-                .first.map(String.init)
+            address = serve.announcedHTTP
             guard address != nil || (serve.process.isRunning && Date() < deadline) else {
                 throw ProcessFailure("meshport serve --history did not say where it listens: \(serve.err.current)")
             }

@@ -160,9 +160,7 @@ final class RegionRig: @unchecked Sendable {
     func gatewayFigures() async -> String {
         var lines: [String] = []
         for (index, gateway) in gateways.enumerated() {
-            let announce = gateway.out.current.split(separator: "\n").first { $0.contains("listening on http://") }
-            guard let address = announce?.split(separator: " ").last(where: { $0.hasPrefix("http://") }),
-                  let url = URL(string: "\(address)/metrics") else { continue }
+            guard let address = gateway.announcedHTTP, let url = URL(string: "\(address)/metrics") else { continue }
             do {
                 let (data, _) = try await URLSession.shared.data(from: url)
                 let figures = String(decoding: data, as: UTF8.self).split(separator: "\n")

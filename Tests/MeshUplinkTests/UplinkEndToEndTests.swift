@@ -73,8 +73,7 @@ import Testing
         let packet = try #require(Self.messages(lines).first { $0.topic.hasSuffix("/packets") },
                                   "serve uplinked no packet; it said: \(serve.err.current)")
         #expect(packet.topic.hasPrefix("meshcore/SRV/"))
-        let announce = try #require(serve.out.current.split(separator: "\n").first { $0.contains("listening on http://") })
-        let address = try #require(announce.split(separator: " ").last { $0.hasPrefix("http://") })
+        let address = try #require(serve.announcedHTTP)
         let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: "\(address)/metrics")))
         let metrics = String(decoding: data, as: UTF8.self)
         let queued = metrics.split(separator: "\n").first { $0.hasPrefix("meshport_uplink_packets_queued_total{") }

@@ -50,16 +50,13 @@ import Testing
         let signed: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_003, -987_654_321, Int64(Int32.max), Int64(Int32.min), .max, .min, .max - 1, .min + 1]
         let unsigned: [UInt64] = [0, 9, 10, UInt64(UInt32.max), UInt64(Int64.max), UInt64(Int64.max) + 1, .max]
         let encoder = Served.makeEncoder()
-        for value in signed {
+        func check(_ value: some BinaryInteger & Encodable) throws {
             var json = JSONBytes(capacity: 24)
             json.integer(value)
             #expect(String(decoding: json.bytes, as: UTF8.self) == String(decoding: try encoder.encode(value), as: UTF8.self))
         }
-        for value in unsigned {
-            var json = JSONBytes(capacity: 24)
-            json.integer(value)
-            #expect(String(decoding: json.bytes, as: UTF8.self) == String(decoding: try encoder.encode(value), as: UTF8.self))
-        }
+        for value in signed { try check(value) }
+        for value in unsigned { try check(value) }
         var json = JSONBytes(capacity: 8)
         json.integer(UInt8.max)
         json.raw(",")

@@ -30,6 +30,14 @@ public final class MeshportProcess: @unchecked Sendable {
         await waitForExit(process)
     }
 
+    /// The address `meshport serve` said it listens on ("meshport serve: listening on
+    /// http://HOST:PORT"), once it has said so.
+    public var announcedHTTP: String? {
+        out.current.split(separator: "\n").lazy
+            .compactMap { $0.contains("listening on http://") ? $0.split(separator: " ").last { $0.hasPrefix("http://") } : nil }
+            .first.map(String.init)
+    }
+
     /// The first `count` lines on stdout (at most `seconds`).
     public func outLines(_ count: Int, within seconds: Double) async throws -> [String] {
         let lines = await offPool { [out] () -> [String] in
