@@ -23,6 +23,7 @@ public actor MeshClient {
     private var held: [Response] = []
     /// A drain again a little later while `held` waits: no MSG_WAITING may come to start one.
     private var retry: Task<Void, Never>?
+    private var unreadableStore = UnreadableStoreNotice()
     static let retryDelay: Duration = .seconds(5)
 
     public init(session: RadioSession, store: MeshStore, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -165,7 +166,9 @@ public actor MeshClient {
         case let .sendConfirmed(code, roundTripMs):
             await confirmDelivery(code, roundTripMs: roundTripMs)
         case let .logRxData(received):
-            if let context { await PacketLog(context: context, now: now).keep(received) }
+            guard let context else { break }
+            let storeFailure = await PacketLog(context: context, now: now).keep(received)
+            if let said = unreadableStore.after(storeFailure) { events.emit(.problem(said)) }
         case .loginSuccess, .loginFail, .statusResponse, .telemetryResponse, .binaryResponse, .pathDiscoveryResponse:
             break   // answers the service that asked is waiting for
         default:
