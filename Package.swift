@@ -51,7 +51,9 @@ var targets: [Target] = [
         path: "Modules/MeshServices", swiftSettings: strict, plugins: ["MeshportBuildInfo"]),
     .plugin(name: "MeshportBuildInfo", capability: .buildTool(), path: "Tools/BuildInfo"),
     // Gateway mode: the community uplink's topics, messages and broker token (no MQTT here).
-    .target(name: "MeshGateway", dependencies: ["MeshCodec"], path: "Modules/MeshGateway", swiftSettings: strict),
+    // JSON written straight into bytes, for the server's busiest answers and the uplink.
+    .target(name: "MeshJSON", path: "Modules/MeshJSON", swiftSettings: strict),
+    .target(name: "MeshGateway", dependencies: ["MeshCodec", "MeshJSON"], path: "Modules/MeshGateway", swiftSettings: strict),
     .target(
         name: "MeshConformance", dependencies: ["MeshCodec", "MeshTransport", "MeshConformanceCommands"],
         path: "Modules/MeshConformance", swiftSettings: strict),
@@ -189,7 +191,7 @@ var targets: [Target] = [
     .target(
         name: "MeshportServer",
         dependencies: [
-            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport", "MeshUplink", "MeshRegion", "MeshMQTT",
+            "MeshCodec", "MeshStore", "MeshServices", "MeshTransport", "MeshUplink", "MeshRegion", "MeshMQTT", "MeshJSON",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -202,7 +204,7 @@ var targets: [Target] = [
     .testTarget(
         name: "MeshportServerTests",
         dependencies: [
-            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshServices", "MeshStore", "MeshTransport", "MeshRegion",
+            "MeshportServer", "MeshportTestSupport", "MeshCodec", "MeshServices", "MeshStore", "MeshTransport", "MeshRegion", "MeshJSON",
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         ],
         path: "Tests/MeshportServerTests", swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Foundation
+import MeshJSON
 import MeshServices
 import Testing
 

@@ -26,6 +26,8 @@ RULES = {
     "MeshCodec": ("codec", set(), set()),
     "MeshConformanceCommands": ("codec", set(), set()),
     "MeshCrypto": ("crypto", set(), {"Crypto", "_CryptoExtras"}),
+    # JSON written into bytes: values only, nothing of the project, no Foundation.
+    "MeshJSON": ("codec", set(), set()),
     # The driver ABI and the kit driver authors build on.
     "MeshDriverABI": ("driver ABI", set(), set()),
     "MeshTransportURL": ("driver ABI", set(), SYSTEM),
@@ -57,7 +59,7 @@ RULES = {
     # Services: sessions and domain logic; no front end.
     "MeshServices": ("services", {"MeshCodec", "MeshCrypto", "MeshTransport", "MeshTransportURL", "MeshStore"}, SYSTEM | {"Logging"}),
     # Gateway mode: the community uplink format; services-level, no MQTT.
-    "MeshGateway": ("services", {"MeshCodec", "MeshCrypto", "MeshServices", "MeshStore"}, SYSTEM),
+    "MeshGateway": ("services", {"MeshCodec", "MeshCrypto", "MeshServices", "MeshStore", "MeshJSON"}, SYSTEM),
     # The gateway uplink: services, the community format and the MQTT client together.
     "MeshUplink": ("uplink", {"MeshCodec", "MeshServices", "MeshGateway", "MeshMQTT"}, SYSTEM | {"Logging"}),
     # Region history: the records of a region and their PostgreSQL store; no services, no MQTT.
@@ -67,7 +69,7 @@ RULES = {
     "MeshIngest": ("ingest", {"MeshCodec", "MeshCrypto", "MeshGateway", "MeshMQTT", "MeshRegion"}, SYSTEM | {"Logging"}),
     # Front ends.
     "MeshportServer": ("front end", {"MeshCodec", "MeshCrypto", "MeshStore", "MeshServices", "MeshTransport", "MeshTransportURL",
-                                     "MeshUplink", "MeshMQTT", "MeshRegion"},
+                                     "MeshUplink", "MeshMQTT", "MeshRegion", "MeshJSON"},
                        SYSTEM | {"Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "ServiceLifecycle", "NIOCore",
                                  "NIOPosix", "NIOWebSocket", "NIOHTTP1", "Logging", "HTTPTypes", "Metrics", "Prometheus"}),
     "MeshportCLI": ("front end", None, SYSTEM | {"ArgumentParser", "TOMLKit", "Logging"}),

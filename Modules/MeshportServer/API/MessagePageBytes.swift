@@ -1,4 +1,5 @@
 import MeshServices
+import MeshJSON
 
 /// A timeline page (`MessagePageJSON`) written through JSONBytes: the text JSONEncoder makes of
 /// it, keys in sorted order and absent values left out. JSONEncoder spent about 40% of the

@@ -1,4 +1,5 @@
 import MeshRegion
+import MeshJSON
 
 /// `GET /api/region/nodes`'s answer written through JSONBytes: the text JSONEncoder makes of
 /// `RegionPageJSON` of `RegionNodeJSON` (keys in its sorted order, absent values left out), at a

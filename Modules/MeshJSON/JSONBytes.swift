@@ -1,20 +1,21 @@
-/// JSON written straight into bytes, for the answers where JSONEncoder's cost counts: the
-/// Region view's map, a page of up to 5,000 nodes (about 60,000 values; Docs/scale-out.md,
-/// "Sizing"), and a conversation's timeline page, the request the web UI makes most (Docs/server.md,
-/// "Benchmarks"). It writes the text the server's JSONEncoder (sorted keys, slashes unescaped)
-/// writes for the same values; the caller writes the keys in that order, and RegionNodesJSONTests
-/// and MessagePageJSONTests compare the two.
-struct JSONBytes {
-    private(set) var bytes: [UInt8] = []
+/// JSON written straight into bytes, where JSONEncoder's cost counts: the server's busiest
+/// answers (a conversation's timeline page, the Region view's map of up to 5,000 nodes;
+/// Docs/server.md and Docs/scale-out.md, "Sizing") and the uplink's packet message, one for
+/// every heard packet (MeshGateway's JSONObjectWriter). It writes the text JSONEncoder writes
+/// for the same values with sorted keys and slashes unescaped; the caller writes the keys in
+/// that order, and MessagePageJSONTests, RegionNodesJSONTests and the uplink's golden tests
+/// compare the two.
+public struct JSONBytes {
+    public private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
     /// Punctuation and keys, as written: `{"key":`.
-    mutating func raw(_ text: StaticString) {
+    public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func string(_ text: String) {
+    public mutating func string(_ text: String) {
         bytes.append(0x22)
         var text = text
         text.withUTF8 { utf8 in
@@ -45,7 +46,7 @@ struct JSONBytes {
     }
 
     /// Digits written in place, with no string made for each of a timeline page's 200 integers.
-    mutating func integer(_ value: some BinaryInteger) {
+    public mutating func integer(_ value: some BinaryInteger) {
         guard let value = Int64(exactly: value) else {
             bytes.append(contentsOf: String(value).utf8)
             return
@@ -70,13 +71,13 @@ struct JSONBytes {
 
     /// `key` (as written, e.g. `,"name":`) and `value`, or nothing when `value` is absent, as
     /// JSONEncoder leaves out a nil.
-    mutating func optional(_ key: StaticString, _ value: String?) {
+    public mutating func optional(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         raw(key)
         string(value)
     }
 
-    mutating func optional(_ key: StaticString, _ value: Int?) {
+    public mutating func optional(_ key: StaticString, _ value: Int?) {
         guard let value else { return }
         raw(key)
         integer(value)
@@ -85,7 +86,7 @@ struct JSONBytes {
     /// A finite number as JSONEncoder writes it: the shortest text that reads back the same,
     /// without a trailing ".0". Returns false, writing nothing, for NaN and the infinities, which
     /// JSONEncoder refuses.
-    mutating func number(_ value: Double) -> Bool {
+    public mutating func number(_ value: Double) -> Bool {
         guard value.isFinite else { return false }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
