@@ -12,8 +12,8 @@
 #              FUZZ_BUILD      `debug` (default) or `release`: the optimised build runs 1.6-8x more
 #                              executions a second (codec 15,600 against 2,000); the long runs use it;
 #              FUZZ_LEAKS      `each` (default): LeakSanitizer after every input that kept memory, which
-#                              names the input at once but makes the asynchronous targets 25x slower
-#                              (the ATT target: 80 against 2,300 execs/s); `exit`: once when the
+#                              names the input at once, but a target whose jobs run on other threads
+#                              passes it after most inputs (ATT before FuzzThread: 25x slower); `exit`: once when the
 #                              target ends, the corpus then replayed input by input to find the
 #                              one that leaked (the long runs).
 set -euo pipefail

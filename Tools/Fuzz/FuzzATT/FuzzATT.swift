@@ -1,4 +1,3 @@
-import Dispatch
 import MeshBLE
 import MeshportFuzzSupport
 
@@ -14,12 +13,14 @@ public func fuzzATT(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var script: [[UInt8]] = []
     while !input.isEmpty { script.append(input.chunk()) }
     for bytes in script { checkRoundTrip(bytes) }
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        await discover(FuzzedServer(script))
-        done.signal()
-    }
-    done.wait()
+    let server = FuzzedServer(script)
+    FuzzThread.run { await discover(server) }
+    return 0
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzATTInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+    FuzzThread.install()
     return 0
 }
 
