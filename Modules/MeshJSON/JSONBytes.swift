@@ -6,52 +6,61 @@
 /// that order, and MessagePageJSONTests, RegionNodesJSONTests and the uplink's golden tests
 /// compare the two.
 public struct JSONBytes {
-    public private(set) var bytes: [UInt8] = []
+    // Inlinable, as JSONEncoder is not: a page is a thousand calls, and `integer` must be
+    // specialised for the caller's integer types, not run generic across the module boundary.
+    @usableFromInline var storage: [UInt8] = []
 
-    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    public var bytes: [UInt8] { storage }
+
+    @inlinable
+    public init(capacity: Int) { storage.reserveCapacity(capacity) }
 
     /// Punctuation and keys, as written: `{"key":`.
+    @inlinable
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { storage.append(contentsOf: $0) }
     }
 
+    @inlinable
     public mutating func string(_ text: String) {
-        bytes.append(0x22)
+        storage.append(0x22)
         var text = text
         text.withUTF8 { utf8 in
             // Keys, names and times rarely hold a character to escape: copied whole.
             if utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
                 escaped(utf8)
             } else {
-                bytes.append(contentsOf: utf8)
+                storage.append(contentsOf: utf8)
             }
         }
-        bytes.append(0x22)
+        storage.append(0x22)
     }
 
-    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @inlinable
+    mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         for byte in utf8 {
             switch byte {
-            case 0x22: bytes += [0x5C, 0x22]
-            case 0x5C: bytes += [0x5C, 0x5C]
-            case 0x0A: bytes += [0x5C, 0x6E]
-            case 0x0D: bytes += [0x5C, 0x72]
-            case 0x09: bytes += [0x5C, 0x74]
-            case 0x08: bytes += [0x5C, 0x62]
-            case 0x0C: bytes += [0x5C, 0x66]
-            case 0..<0x20: bytes += [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
-            default: bytes.append(byte)
+            case 0x22: storage += [0x5C, 0x22]
+            case 0x5C: storage += [0x5C, 0x5C]
+            case 0x0A: storage += [0x5C, 0x6E]
+            case 0x0D: storage += [0x5C, 0x72]
+            case 0x09: storage += [0x5C, 0x74]
+            case 0x08: storage += [0x5C, 0x62]
+            case 0x0C: storage += [0x5C, 0x66]
+            case 0..<0x20: storage += [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
+            default: storage.append(byte)
             }
         }
     }
 
     /// Digits written in place, with no string made for each of a timeline page's 200 integers.
+    @inlinable
     public mutating func integer(_ value: some BinaryInteger) {
         guard let value = Int64(exactly: value) else {
-            bytes.append(contentsOf: String(value).utf8)
+            storage.append(contentsOf: String(value).utf8)
             return
         }
-        if value < 0 { bytes.append(0x2D) }
+        if value < 0 { storage.append(0x2D) }
         var rest = value.magnitude
         var count = 1
         var probe = rest
@@ -59,24 +68,26 @@ public struct JSONBytes {
             probe /= 10
             count += 1
         }
-        bytes.append(contentsOf: repeatElement(0x30, count: count))
-        var index = bytes.count - 1
+        storage.append(contentsOf: repeatElement(0x30, count: count))
+        var index = storage.count - 1
         while rest >= 10 {
-            bytes[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+            storage[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
             index -= 1
         }
-        bytes[index] = 0x30 + UInt8(truncatingIfNeeded: rest)
+        storage[index] = 0x30 + UInt8(truncatingIfNeeded: rest)
     }
 
     /// `key` (as written, e.g. `,"name":`) and `value`, or nothing when `value` is absent, as
     /// JSONEncoder leaves out a nil.
+    @inlinable
     public mutating func optional(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         raw(key)
         string(value)
     }
 
+    @inlinable
     public mutating func optional(_ key: StaticString, _ value: Int?) {
         guard let value else { return }
         raw(key)
@@ -86,13 +97,14 @@ public struct JSONBytes {
     /// A finite number as JSONEncoder writes it: the shortest text that reads back the same,
     /// without a trailing ".0". Returns false, writing nothing, for NaN and the infinities, which
     /// JSONEncoder refuses.
+    @inlinable
     public mutating func number(_ value: Double) -> Bool {
         guard value.isFinite else { return false }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        storage.append(contentsOf: text.utf8)
         return true
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
