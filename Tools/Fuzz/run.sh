@@ -29,7 +29,7 @@ for dir in Tools/Fuzz/Fuzz*/; do
     products["${name,,}"]="MeshportFuzz$name"
 done
 # By default every target, the slowest first (executions a second in the release build: scenario
-# about 440, att 3,300, ingest 6,800, the rest 10,000 or more), so that side by side the long ones
+# about 440, att 6,700, ingest 6,800, the rest 10,000 or more), so that side by side the long ones
 # do not end up running last and alone.
 slowest=(scenario att ingest)
 if [ "$#" -gt 0 ]; then
@@ -56,7 +56,11 @@ for target in "${targets[@]}"; do
         exit 1
     fi
 done
-bin_dir="$(MESHPORT_FUZZ=1 swift build -c "$config" --scratch-path "$scratch" --show-bin-path 2>/dev/null)"
+if ! bin_dir="$(MESHPORT_FUZZ=1 swift build -c "$config" --scratch-path "$scratch" --show-bin-path 2>>"$scratch.log")"; then
+    tail -20 "$scratch.log" >&2
+    echo "fuzz: finding the $config build's folder (swift build --show-bin-path) failed"
+    exit 1
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
