@@ -105,7 +105,7 @@ fuzz: deps
 	Tools/Fuzz/run.sh $(SECONDS)
 
 fuzz-long: deps
-	FUZZ_JOBS=$${FUZZ_JOBS:-$$(nproc)} FUZZ_BUILD=release FUZZ_LEAKS=exit FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS=reliability-results.json Tools/Fuzz/run.sh $(FUZZ_SECONDS)
+	FUZZ_RESULTS=reliability-results.json Tools/Fuzz/run.sh --long $(FUZZ_SECONDS)
 
 # Issue 28's soak: meshport serve on meshport sim for SOAK_MINUTES at 10 DMs/s with 50 WebSocket
 # clients, 5 API readers and a companion app; RSS, fds and threads plotted into artifacts/soak

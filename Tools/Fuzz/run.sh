@@ -5,7 +5,11 @@
 # (LeakSanitizer) fails the target and its reproducer is saved into that corpus as a
 # regression seed. Prints one line per target, "fuzz NAME: N execs in S s, 0 crashes,
 # coverage C edges", then a summary ending "N passed, M failed".
-# Usage: Tools/Fuzz/run.sh SECONDS [TARGET...]   (targets by lower-case name; default all)
+# Usage: Tools/Fuzz/run.sh [--long] SECONDS [TARGET...]   (targets by lower-case name; default all)
+#        --long: the long run of `make fuzz-long` and `make reliability`: each target to 10 million
+#        executions or SECONDS, every core, the release build, leaks checked at each target's end
+#        (the defaults below become FUZZ_JOBS=nproc FUZZ_BUILD=release FUZZ_LEAKS=exit
+#        FUZZ_MAX_EXECS=10000000; the environment still overrides them).
 # Environment: FUZZ_MAX_EXECS  also stop a target after this many executions;
 #              FUZZ_RESULTS    a JSON file the figures are merged into (Tools/Reliability/results.py);
 #              FUZZ_JOBS       how many targets run at once (default 1; the long runs use every core);
@@ -18,6 +22,10 @@
 #                              one that leaked (the long runs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+if [ "${1:-}" = --long ]; then
+    shift
+    : "${FUZZ_JOBS:=$(nproc)}" "${FUZZ_BUILD:=release}" "${FUZZ_LEAKS:=exit}" "${FUZZ_MAX_EXECS:=10000000}"
+fi
 seconds="${1:-60}"
 shift || true
 scratch=.build-fuzz

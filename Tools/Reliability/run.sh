@@ -14,7 +14,7 @@ rm -f "$results"
 status=0
 
 echo "=== fuzzing: every target to 10 million executions or ${FUZZ_SECONDS:-3600} s ==="
-FUZZ_JOBS="${FUZZ_JOBS:-$(nproc)}" FUZZ_BUILD=release FUZZ_LEAKS=exit FUZZ_MAX_EXECS=10000000 FUZZ_RESULTS="$results" Tools/Fuzz/run.sh "${FUZZ_SECONDS:-3600}" || status=1
+FUZZ_RESULTS="$results" Tools/Fuzz/run.sh --long "${FUZZ_SECONDS:-3600}" || status=1
 
 echo
 echo "=== API fuzzing: ${API_FUZZ_EXAMPLES:-500} examples per operation and phase ==="
