@@ -22,7 +22,6 @@ enum FuzzThread {
 
     /// Runs `operation` as a task, and every job queued meanwhile, until it has returned.
     static func run(_ operation: @escaping @Sendable () async -> Void) {
-        queue.reset()
         Task {
             await operation()
             queue.finish()
@@ -46,12 +45,6 @@ private final class JobQueue: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    func reset() {
-        condition.lock()
-        finished = false
-        condition.unlock()
-    }
-
     func finish() {
         condition.lock()
         finished = true
@@ -59,12 +52,13 @@ private final class JobQueue: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Runs jobs until `finish` and none left.
+    /// Runs jobs until `finish` and none left, and is ready for the next operation.
     func drain() {
         while true {
             condition.lock()
             while jobs.isEmpty && !finished { condition.wait() }
             if jobs.isEmpty {
+                finished = false
                 condition.unlock()
                 return
             }
