@@ -42,7 +42,7 @@ public actor RadioSession {
         var frames: [RadioFrame] = []
         let continuation: CheckedContinuation<[RadioFrame], any Error>
         /// Fails the command when its time is up; cancelled once it is answered.
-        let timer: Task<Void, Never>
+        let deadline: Deadlines.Token
     }
     private var pending: Pending?
     private var nextID = 0
@@ -133,11 +133,10 @@ public actor RadioSession {
         nextID += 1
         let id = nextID, radioURL = radioURL
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<[RadioFrame], any Error>) in
-            let timer = Task { [weak self] in
-                do { try await Task.sleep(for: limit) } catch { return }
-                await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds))
+            let deadline = Deadlines.shared.schedule(after: limit) { [weak self] in
+                Task { await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds)) }
             }
-            pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c, timer: timer)
+            pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c, deadline: deadline)
             Task { [weak self] in
                 do {
                     try await transport.send(bytes)
@@ -217,7 +216,7 @@ public actor RadioSession {
         pending = nil   // so `p` holds the only reference and the append does not copy every frame so far
         p.frames.append(frame)
         if p.isComplete(p.frames) {
-            p.timer.cancel()
+            Deadlines.shared.cancel(p.deadline)
             p.continuation.resume(returning: p.frames)
         } else {
             pending = p
@@ -227,7 +226,7 @@ public actor RadioSession {
     private func finish(_ id: Int, throwing error: any Error) {
         guard let p = pending, p.id == id else { return }
         pending = nil
-        p.timer.cancel()
+        Deadlines.shared.cancel(p.deadline)
         p.continuation.resume(throwing: error)
     }
 
