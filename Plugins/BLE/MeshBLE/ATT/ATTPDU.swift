@@ -52,40 +52,42 @@ public enum ATTPDU: Equatable, Sendable {
     public var opcode: UInt8 { bytes[0] }
 
     public var bytes: [UInt8] {
+        // One buffer for the whole PDU: growing it append by append was most of its cost.
         var p: [UInt8] = []
+        p.reserveCapacity(64)
         switch self {
         case let .errorResponse(request, handle, error):
-            p = [Opcode.errorResponse, request]; p.appendLE(handle); p.append(error.rawValue)
-        case let .exchangeMTURequest(mtu): p = [Opcode.exchangeMTURequest]; p.appendLE(mtu)
-        case let .exchangeMTUResponse(mtu): p = [Opcode.exchangeMTUResponse]; p.appendLE(mtu)
-        case let .findInformationRequest(start, end): p = [Opcode.findInformationRequest]; p.appendLE(start); p.appendLE(end)
+            p.append(Opcode.errorResponse); p.append(request); p.appendLE(handle); p.append(error.rawValue)
+        case let .exchangeMTURequest(mtu): p.append(Opcode.exchangeMTURequest); p.appendLE(mtu)
+        case let .exchangeMTUResponse(mtu): p.append(Opcode.exchangeMTUResponse); p.appendLE(mtu)
+        case let .findInformationRequest(start, end): p.append(Opcode.findInformationRequest); p.appendLE(start); p.appendLE(end)
         case let .findInformationResponse(list):
-            p = [Opcode.findInformationResponse, list.first.map { $0.type.short != nil ? 1 : 2 } ?? 1]
+            p.append(Opcode.findInformationResponse); p.append(list.first.map { $0.type.short != nil ? 1 : 2 } ?? 1)
             for e in list { p.appendLE(e.handle); p += e.type.attField }
         case let .findByTypeValueRequest(start, end, type, value):
-            p = [Opcode.findByTypeValueRequest]; p.appendLE(start); p.appendLE(end); p.appendLE(type); p += value
+            p.append(Opcode.findByTypeValueRequest); p.appendLE(start); p.appendLE(end); p.appendLE(type); p += value
         case let .findByTypeValueResponse(list):
-            p = [Opcode.findByTypeValueResponse]
+            p.append(Opcode.findByTypeValueResponse)
             for e in list { p.appendLE(e.found); p.appendLE(e.groupEnd) }
         case let .readByTypeRequest(start, end, type):
-            p = [Opcode.readByTypeRequest]; p.appendLE(start); p.appendLE(end); p += type.attField
+            p.append(Opcode.readByTypeRequest); p.appendLE(start); p.appendLE(end); p += type.attField
         case let .readByTypeResponse(list):
-            p = [Opcode.readByTypeResponse, UInt8(2 + (list.first?.value.count ?? 0))]
+            p.append(Opcode.readByTypeResponse); p.append(UInt8(2 + (list.first?.value.count ?? 0)))
             for e in list { p.appendLE(e.handle); p += e.value }
-        case let .readRequest(handle): p = [Opcode.readRequest]; p.appendLE(handle)
-        case let .readResponse(value): p = [Opcode.readResponse] + value
+        case let .readRequest(handle): p.append(Opcode.readRequest); p.appendLE(handle)
+        case let .readResponse(value): p.append(Opcode.readResponse); p += value
         case let .readByGroupTypeRequest(start, end, type):
-            p = [Opcode.readByGroupTypeRequest]; p.appendLE(start); p.appendLE(end); p += type.attField
+            p.append(Opcode.readByGroupTypeRequest); p.appendLE(start); p.appendLE(end); p += type.attField
         case let .readByGroupTypeResponse(list):
-            p = [Opcode.readByGroupTypeResponse, UInt8(4 + (list.first?.value.count ?? 0))]
+            p.append(Opcode.readByGroupTypeResponse); p.append(UInt8(4 + (list.first?.value.count ?? 0)))
             for e in list { p.appendLE(e.handle); p.appendLE(e.groupEnd); p += e.value }
-        case let .writeRequest(handle, value): p = [Opcode.writeRequest]; p.appendLE(handle); p += value
-        case .writeResponse: p = [Opcode.writeResponse]
-        case let .writeCommand(handle, value): p = [Opcode.writeCommand]; p.appendLE(handle); p += value
-        case let .notification(handle, value): p = [Opcode.notification]; p.appendLE(handle); p += value
-        case let .indication(handle, value): p = [Opcode.indication]; p.appendLE(handle); p += value
-        case .confirmation: p = [Opcode.confirmation]
-        case let .unsupported(opcode): p = [opcode]
+        case let .writeRequest(handle, value): p.append(Opcode.writeRequest); p.appendLE(handle); p += value
+        case .writeResponse: p.append(Opcode.writeResponse)
+        case let .writeCommand(handle, value): p.append(Opcode.writeCommand); p.appendLE(handle); p += value
+        case let .notification(handle, value): p.append(Opcode.notification); p.appendLE(handle); p += value
+        case let .indication(handle, value): p.append(Opcode.indication); p.appendLE(handle); p += value
+        case .confirmation: p.append(Opcode.confirmation)
+        case let .unsupported(opcode): p.append(opcode)
         }
         return p
     }
