@@ -1,9 +1,4 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Foundation   // Thread, and the C library (pthread, clock_gettime)
 
 /// Time limits kept by one thread for the whole process: every session's command limit.
 /// A timer task per command (started, asleep, then cancelled by the answer) woke threads
