@@ -17,8 +17,9 @@ db="$work/kill.db"
 passed=0
 failed=0
 for round in $(seq 0 $((rounds - 1))); do
-    # The child truncates round.acks only once it runs: the last round's acknowledgements must not count.
-    rm -f "$work/round.acks"
+    # Emptied here: the child's own redirection truncates it only once the child runs, and the
+    # last round's acknowledgements must not count.
+    : >"$work/round.acks"
     "$bin" --db "$db" --start $((round * 1000000)) >"$work/round.acks" 2>"$work/round.err" &
     pid=$!
     # Wait for the first acknowledged commit (at most 30 s), then a random 1-25 ms more.

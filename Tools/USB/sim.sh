@@ -9,7 +9,7 @@ sim_pids=()
 sim_port=""
 
 start_sim() {
-    rm -f "$2"   # an earlier run's log, read before the child truncates it, would give its port
+    : >"$2"   # emptied first: an earlier run's log, read before the child truncates it, would give its port
     "$1" sim --listen tcp://127.0.0.1:0 >"$2" 2>&1 &
     sim_pids+=($!)
     sim_port=""
@@ -22,7 +22,7 @@ start_sim() {
 }
 
 start_world() {
-    rm -f "$1"
+    : >"$1"
     # --drop-on-bridge-close: the sim closing its side drops the BLE link, as a radio that reboots.
     .venv/bin/python Tools/BLE/world.py --port 0 --bridge "127.0.0.1:$sim_port" --drop-on-bridge-close >"$1" 2>&1 &
     sim_pids+=($!)

@@ -20,8 +20,9 @@ sim_port="$(sed -n 's/.*listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work
 
 # A fresh world per client: each starts with no bonds, so both pair on every connect.
 world() {
-    # The child truncates world.out only once it runs: the last world's port must not be read meanwhile.
-    rm -f "$work/world.out"
+    # Emptied here: the child's own redirection truncates it only once the child runs, and the
+    # last world's port must not be read meanwhile.
+    : >"$work/world.out"
     .venv/bin/python Tools/BLE/world.py --port 0 --bridge "127.0.0.1:$sim_port" >"$work/world.out" 2>"$work/world.err" &
     world_pid=$!
     pids+=($world_pid)

@@ -25,8 +25,9 @@ trap 'stop_sim; rm -rf "$work"' EXIT
 
 # start_sim: a fresh simulator; sets sim_pid and address (HOST:PORT).
 start_sim() {
-    # The child truncates sim.out only once it runs: the last sim's address must not be read meanwhile.
-    rm -f "$work/sim.out"
+    # Emptied here: the child's own redirection truncates it only once the child runs, and the
+    # last sim's address must not be read meanwhile.
+    : >"$work/sim.out"
     "$meshport" sim --scenario "$scenario" --listen tcp://127.0.0.1:0 >"$work/sim.out" 2>"$work/sim.err" &
     sim_pid=$!
     address=""
