@@ -5,8 +5,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PY := .venv/bin/python
 # Seconds each fuzz target runs in `make test` and `make fuzz`; FUZZ_SECONDS bounds each in the
-# long run of `make fuzz-long` and `make reliability` (which also stop at 10 million executions:
-# the slowest targets that can get there, att and ingest, take about 25 minutes of one core each).
+# long run of `make fuzz-long` and `make reliability` (which also stop at 10 million executions;
+# on two cores the whole long run takes hours, Tools/Fuzz/README.md).
 SECONDS ?= 10
 FUZZ_SECONDS ?= 3600
 # At most 32 Swift tests run at once. Swift concurrency runs on as many threads as cores, and a
