@@ -24,9 +24,8 @@ final class Deadlines: @unchecked Sendable {   // every var is read and written 
     private var heap: [Entry] = []
     private var actions: [UInt64: @Sendable () -> Void] = [:]
     private var lastID: UInt64 = 0
-    private var started = false
 
-    /// Lives as long as the process: its thread holds it.
+    /// Starts its thread, which holds it for the life of the process.
     init() {
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
@@ -36,34 +35,31 @@ final class Deadlines: @unchecked Sendable {   // every var is read and written 
         wake = .allocate(capacity: 1)
         pthread_cond_init(wake, &attributes)
         pthread_condattr_destroy(&attributes)
+        let thread = Thread { self.run() }
+        thread.name = "meshport.deadlines"
+        thread.start()
     }
 
     /// Runs `action` on the deadlines' thread once `limit` has passed, unless cancelled
     /// before. It must be short (hand the work to a task): the limits after it wait for it.
     func schedule(after limit: Duration, _ action: @escaping @Sendable () -> Void) -> Token {
         let due = Self.now() &+ limit.clampedNanoseconds
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if !started {
-            started = true
-            let thread = Thread { self.run() }
-            thread.name = "meshport.deadlines"
-            thread.start()
+        return locked {
+            lastID += 1
+            actions[lastID] = action
+            push(Entry(due: due, id: lastID))
+            if heap[0].id == lastID { pthread_cond_signal(wake) }
+            return Token(id: lastID)
         }
-        lastID += 1
-        actions[lastID] = action
-        push(Entry(due: due, id: lastID))
-        if heap[0].id == lastID { pthread_cond_signal(wake) }
-        return Token(id: lastID)
     }
 
     /// The limit's action will not run (unless it is running already).
     func cancel(_ token: Token) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        guard actions.removeValue(forKey: token.id) != nil else { return }
-        // Cancelled limits would otherwise stay until they are due: bounded to a few times the live ones.
-        if heap.count > 64 && heap.count > 4 * actions.count { rebuild() }
+        locked {
+            guard actions.removeValue(forKey: token.id) != nil else { return }
+            // Cancelled limits would otherwise stay until they are due: bounded to a few times the live ones.
+            if heap.count > 64 && heap.count > 4 * actions.count { rebuild() }
+        }
     }
 
     /// Limits set and not yet run or cancelled.
