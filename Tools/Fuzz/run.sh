@@ -9,8 +9,10 @@
 #        --long: the long run of `make fuzz-long` and `make reliability`: each target to 10 million
 #        executions or SECONDS, every core, the release build, leaks checked at each target's end
 #        (the defaults below become FUZZ_JOBS=nproc FUZZ_BUILD=release FUZZ_LEAKS=exit
-#        FUZZ_MAX_EXECS=10000000; the environment still overrides them).
+#        FUZZ_MAX_EXECS=10000000 FUZZ_CHUNK=600; the environment still overrides them).
 # Environment: FUZZ_MAX_EXECS  also stop a target after this many executions;
+#              FUZZ_CHUNK      restart each target's process after this many seconds, from the corpus
+#                              it grew (default: one process for the whole time); executions add up;
 #              FUZZ_RESULTS    a JSON file the figures are merged into (Tools/Reliability/results.py);
 #              FUZZ_JOBS       how many targets run at once (default 1; the long runs use every core);
 #              FUZZ_BUILD      `debug` (default) or `release`: the optimised build runs 1.6-8x more
@@ -24,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ "${1:-}" = --long ]; then
     shift
-    : "${FUZZ_JOBS:=$(nproc)}" "${FUZZ_BUILD:=release}" "${FUZZ_LEAKS:=exit}" "${FUZZ_MAX_EXECS:=10000000}"
+    : "${FUZZ_JOBS:=$(nproc)}" "${FUZZ_BUILD:=release}" "${FUZZ_LEAKS:=exit}" "${FUZZ_MAX_EXECS:=10000000}" "${FUZZ_CHUNK:=600}"
 fi
 seconds="${1:-60}"
 shift || true
@@ -86,17 +88,40 @@ run_target() {
     local corpus="$work/$target/corpus"
     local artifacts="$work/$target/artifacts"
     local log="$work/$target/fuzz.log"
-    local limit=() start status elapsed execs rate coverage crashes verdict=fail line each_input=1
-    [ -z "${FUZZ_MAX_EXECS:-}" ] || limit=(-runs="$FUZZ_MAX_EXECS")
+    local limit=() start status=0 elapsed execs=0 chunk_execs left rate coverage crashes verdict=fail line each_input=1
     [ "${FUZZ_LEAKS:-each}" = exit ] && each_input=0
     start=$(date +%s)
-    # ASAN_OPTIONS detect_leaks: LeakSanitizer when the target ends; -detect_leaks: also after
-    # every input that allocated more than it freed. Swift's own backtracer would read freed
-    # memory under ASan and hide the trap's message.
-    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$bin" "$corpus" -max_total_time="$seconds" "${limit[@]}" \
-        -max_len=4096 -timeout=30 -rss_limit_mb=2048 -detect_leaks="$each_input" -print_final_stats=1 \
-        -artifact_prefix="$artifacts/" >"$log" 2>&1
-    status=$?
+    : >"$log"
+    # One process per chunk of FUZZ_CHUNK seconds, each starting from the corpus the last one grew:
+    # a process that has run for long executes fewer inputs a second than a fresh one on the same
+    # corpus (README.md). Each chunk's end is also a leak check.
+    while :; do
+        elapsed=$(( $(date +%s) - start ))
+        left=$(( seconds - elapsed ))
+        [ "$left" -gt 0 ] || break
+        [ -z "${FUZZ_CHUNK:-}" ] || [ "$left" -le "$FUZZ_CHUNK" ] || left="$FUZZ_CHUNK"
+        limit=()
+        if [ -n "${FUZZ_MAX_EXECS:-}" ]; then
+            [ "$execs" -lt "$FUZZ_MAX_EXECS" ] || break
+            limit=(-runs="$(( FUZZ_MAX_EXECS - execs ))")
+        fi
+        # ASAN_OPTIONS detect_leaks: LeakSanitizer when the process ends; -detect_leaks: also after
+        # every input that allocated more than it freed. Swift's own backtracer would read freed
+        # memory under ASan and hide the trap's message.
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$bin" "$corpus" -max_total_time="$left" "${limit[@]}" \
+            -max_len=4096 -timeout=30 -rss_limit_mb=2048 -detect_leaks="$each_input" -print_final_stats=1 \
+            -artifact_prefix="$artifacts/" >"$log.chunk" 2>&1
+        status=$?
+        cat "$log.chunk" >>"$log"
+        # A crash ends the process before libFuzzer prints its final stats: then the last progress line.
+        chunk_execs=$(grep -E '^stat::number_of_executed_units' "$log.chunk" | awk '{print $2}' || true)
+        [ -n "$chunk_execs" ] || chunk_execs=$(grep -Eo '^#[0-9]+' "$log.chunk" | tail -1 | tr -d '#' || true)
+        execs=$(( execs + ${chunk_execs:-0} ))
+        # Progress for a run of hours, and the figures that show whether restarting pays.
+        [ -z "${FUZZ_CHUNK:-}" ] || echo "fuzz $target: ${chunk_execs:-0} execs in $(( $(date +%s) - start - elapsed )) s ($execs in all), corpus $(find "$corpus" -type f | wc -l) inputs"
+        [ "$status" -eq 0 ] && [ -z "$(ls -A "$artifacts")" ] && [ -n "${FUZZ_CHUNK:-}" ] || break
+    done
+    rm -f "$log.chunk"
     if [ "$status" -ne 0 ] && [ "$each_input" -eq 0 ] && grep -q "ERROR: LeakSanitizer" "$log" && [ -z "$(ls -A "$artifacts")" ]; then
         # A leak seen only at the end: every corpus input once more, each checked on its own,
         # so the one that leaks is saved.
@@ -105,11 +130,7 @@ run_target() {
         [ -n "$(ls -A "$artifacts")" ] || echo "fuzz $target: a leak at the end, and no single corpus input leaks on its own (see the stacks above)" >>"$log"
     fi
     elapsed=$(( $(date +%s) - start ))
-    # A crash ends the run before libFuzzer prints its final stats: these may find nothing.
-    execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
-    [ -n "$execs" ] || execs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
-    execs="${execs:-0}"
-    rate=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}' || true)
+    rate=$(( execs / (elapsed > 0 ? elapsed : 1) ))
     coverage=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
     crashes=$(find "$artifacts" -type f | wc -l)
     record "fuzz.$target.execs" "$execs" execs ">= ${FUZZ_MAX_EXECS:-0}" "$([ "$execs" -ge "${FUZZ_MAX_EXECS:-0}" ] && echo true || echo false)"
@@ -126,7 +147,7 @@ run_target() {
         tail -20 "$log" >&2
         line="FAIL fuzz $target: not instrumented for coverage (cov ${coverage:-none})"
     else
-        line="fuzz $target: $execs execs in $elapsed s, 0 crashes, coverage $coverage edges, ${rate:-?} execs/s, corpus $(find "$corpus" -type f | wc -l) inputs"
+        line="fuzz $target: $execs execs in $elapsed s, 0 crashes, coverage $coverage edges, $rate execs/s, corpus $(find "$corpus" -type f | wc -l) inputs"
         verdict=pass
     fi
     echo "$line"
