@@ -137,6 +137,13 @@ public actor RadioSession {
                 Task { await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds)) }
             }
             pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c, deadline: deadline)
+            // Sent here when the link is free (no thread hop); otherwise by a task, in turn.
+            if let sent = transport.sendIfIdle(bytes) {
+                if case let .failure(error) = sent {
+                    finish(id, throwing: SessionError.linkClosed(command: name, url: radioURL, reason: "\(error)"))
+                }
+                return
+            }
             Task { [weak self] in
                 do {
                     try await transport.send(bytes)

@@ -77,13 +77,28 @@ public final class PluginTransport: Transport, @unchecked Sendable {
     }
 
     public func send(_ frame: [UInt8]) async throws {
-        let bytes = driver.linkKind == .stream ? try FrameEncoder.encode(frame, direction: .toRadio, maxFrameLength: driver.maxFrameSize) : frame
-        guard driver.linkKind == .stream || frame.count <= driver.maxFrameSize else {
-            throw TransportError.driver(url.text, reason: "frame of \(frame.count) bytes exceeds the link's maximum of \(driver.maxFrameSize)")
+        let bytes = try wireBytes(frame)
+        if let inline = sending.withLockIfAvailable({ _ in Result { () throws(TransportError) in try sendNow(bytes) } }) {
+            return try inline.get()
         }
-        let inline = sending.withLockIfAvailable { _ in Result { () throws(TransportError) in try sendNow(bytes) } }
-        if let inline { return try inline.get() }
         try await onQueue { [self] in try sending.withLock { _ throws(TransportError) in try sendNow(bytes) } }
+    }
+
+    public func sendIfIdle(_ frame: [UInt8]) -> Result<Void, any Error>? {
+        let bytes: [UInt8]
+        do { bytes = try wireBytes(frame) } catch { return .failure(error) }
+        return sending.withLockIfAvailable { _ in Result { () throws(TransportError) in try sendNow(bytes) }.mapError { $0 as any Error } }
+    }
+
+    /// The bytes the driver is given for one frame: framed on a stream link.
+    private func wireBytes(_ frame: [UInt8]) throws -> [UInt8] {
+        guard driver.linkKind == .stream else {
+            guard frame.count <= driver.maxFrameSize else {
+                throw TransportError.driver(url.text, reason: "frame of \(frame.count) bytes exceeds the link's maximum of \(driver.maxFrameSize)")
+            }
+            return frame
+        }
+        return try FrameEncoder.encode(frame, direction: .toRadio, maxFrameLength: driver.maxFrameSize)
     }
 
     /// One driver send call; the caller holds `sending`.

@@ -3,6 +3,7 @@ import MeshCodec
 import MeshServices
 import MeshSim
 import MeshTransport
+import Synchronization
 import Testing
 
 /// RadioSession against MeshSim in the same process: initialization in protocol order,
@@ -139,6 +140,21 @@ import Testing
         await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", url: "sim://silent", reason: "link ended")) { _ = try await answer.value }
     }
 
+    /// A send the link refuses at once, on the session's own thread, fails the command with the
+    /// link's reason, and the next command is still tried.
+    @Test func aSendRefusedOnTheSpotFailsTheCommand() async throws {
+        let refusing = try SilentTransport(refuseSends: .linkLost("sim://silent", reason: "cable pulled"))
+        let session = RadioSession(transport: refusing, commandTimeout: .seconds(30))
+        try await session.open()
+        for _ in 0..<2 {
+            await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", url: "sim://silent",
+                                                          reason: "\(TransportError.linkLost("sim://silent", reason: "cable pulled"))")) {
+                _ = try await session.call(.getDeviceTime)
+            }
+        }
+        #expect(refusing.refused.load(ordering: .relaxed) == 2)
+    }
+
     /// On a link whose driver says it pairs, APP_START waits the pairing time (a person may be
     /// typing the passkey), not the command timeout that failed the same session above.
     @Test func aLinkThatPairsGivesAppStartThePairingTime() async throws {
@@ -162,16 +178,26 @@ final class SilentTransport: Transport, @unchecked Sendable {
     private let received = AsyncStream<Void>.makeStream()
 
     let linkFlags: LinkFlags
+    /// When set, every frame is refused with it on the caller's thread (`sendIfIdle`).
+    private let refusal: TransportError?
+    let refused = Atomic(0)
 
-    init(flags: LinkFlags = []) throws {
+    init(flags: LinkFlags = [], refuseSends refusal: TransportError? = nil) throws {
         url = try TransportURL("sim://silent")
         linkFlags = flags
+        self.refusal = refusal
         (frames, frameSink) = AsyncStream.makeStream()
         (states, stateSink) = AsyncStream.makeStream()
     }
 
     func open() async throws { stateSink.yield(.open) }
     func send(_ frame: [UInt8]) async throws { received.continuation.yield() }
+
+    func sendIfIdle(_ frame: [UInt8]) -> Result<Void, any Error>? {
+        guard let refusal else { return nil }
+        refused.add(1, ordering: .relaxed)
+        return .failure(refusal)
+    }
     func close() async { lose() }
 
     func lose() {

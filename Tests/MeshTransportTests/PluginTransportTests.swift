@@ -42,6 +42,9 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
         let sent = (1...176).map { n in (0..<n).map { UInt8(($0 + n) & 0xFF) } }
         for f in sent { try await t.send(f) }
         #expect(try await next(176, from: t) == sent)
+        // The same on the caller's thread: nothing else is sending, so it never declines.
+        for f in sent { try #require(t.sendIfIdle(f)).get() }
+        #expect(try await next(176, from: t) == sent)
         await t.close()
     }
 
@@ -56,7 +59,10 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
         server.dropClient()
         var lost: TransportError?
         for await s in t.states { if case let .lost(e) = s { lost = e; break } }
-        guard case .linkLost? = lost else { Issue.record("expected link lost, got \(String(describing: lost))"); return }
+        guard let lost, case .linkLost = lost else { Issue.record("expected link lost, got \(String(describing: lost))"); return }
+        // A lost link refuses a frame with the loss, on either path.
+        #expect(throws: lost) { try t.sendIfIdle([0x7E, 2])?.get() }
+        await #expect(throws: lost) { try await t.send([0x7E, 2]) }
         await t.close()
         server.stop()
         let refused = try transport("tcp://127.0.0.1:\(port)", driver: "tcp")
@@ -69,6 +75,10 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
         try await t.open()
         try await t.send([1, 2, 3])
         #expect(try await next(1, from: t) == [[1, 2, 3]])
+        // A packet link carries frames whole: one longer than its maximum is refused, not cut.
+        let oversize = [UInt8](repeating: 1, count: t.driver.maxFrameSize + 1)
+        #expect(throws: TransportError.self) { try t.sendIfIdle(oversize)?.get() }
+        await #expect(throws: TransportError.self) { try await t.send(oversize) }
         await t.close()
         let missing = try transport("loopback://missing", driver: "loopback", pluginPath: dir)
         do {
