@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MeshCodec
 import MeshTransport
+import Synchronization
 
 /// One client session on one radio: commands go out one at a time in the order they were
 /// asked for, each answered or failed with a typed error within its time limit; pushes and
@@ -31,7 +32,7 @@ public actor RadioSession {
     var closing = false
 
     /// The command in flight and what it has received so far.
-    private struct Pending {
+    private struct Pending: Sendable {
         let id: Int
         let command: String
         /// SYNC_NEXT_MESSAGE: the only command a message (or NO_MORE_MESSAGES) answers.
@@ -41,10 +42,20 @@ public actor RadioSession {
         let answeringPush: (@Sendable (Push) -> Bool)?
         var frames: [RadioFrame] = []
         let continuation: CheckedContinuation<[RadioFrame], any Error>
-        /// Fails the command when its time is up; cancelled once it is answered.
-        let deadline: Deadlines.Token
+        /// Fails the command when its time is up; cancelled once it is answered. Set just
+        /// after the command is registered, so a limit that runs at once still finds it.
+        var deadline: Deadlines.Token?
+
+        /// Ends the command with `result`; its limit will not run.
+        func end(_ result: Result<[RadioFrame], any Error>) {
+            if let deadline { Deadlines.shared.cancel(deadline) }
+            continuation.resume(with: result)
+        }
     }
-    private var pending: Pending?
+    /// Behind a lock rather than the actor: answers are matched on the link's own thread
+    /// (`Transport.deliverFrames`), so the waiting command is woken straight from there, one
+    /// thread hop per answer instead of three.
+    private let inflight = Mutex<Pending?>(nil)
     private var nextID = 0
     /// One command in flight: the rest wait their turn in the order they were asked for.
     private let turns = TurnGate()
@@ -67,7 +78,7 @@ public actor RadioSession {
         self.init(url: transport.url, clientName: clientName, commandTimeout: commandTimeout, reconnect: .never, transport: { transport })
     }
 
-    var radioURL: String { url.text }
+    nonisolated var radioURL: String { url.text }
 
     /// Every event from now on, in order, until the subscriber stops iterating. Subscribe
     /// before sending what an event answers (an ACK, a login reply) so none is missed.
@@ -86,8 +97,10 @@ public actor RadioSession {
         try await transport.open()
         closing = false
         let frames = transport.frames
+        // Frames the link hands over on its thread; the stream then only says when it ends.
+        _ = transport.deliverFrames { [weak self] frame in self?.received(frame) }
         reader = Task { [weak self] in
-            for await frame in frames { await self?.received(frame) }
+            for await frame in frames { self?.received(frame) }
             await self?.linkEnded(transport)
         }
     }
@@ -109,7 +122,7 @@ public actor RadioSession {
         report(.state(new))
     }
 
-    func report(_ event: SessionEvent) { hub.emit(event) }
+    nonisolated func report(_ event: SessionEvent) { hub.emit(event) }
 
     /// Sends `command` once the commands before it are done and returns its answer: one
     /// frame, or as many as `isComplete` asks for (a contact stream). An error answer, no
@@ -133,10 +146,21 @@ public actor RadioSession {
         nextID += 1
         let id = nextID, radioURL = radioURL
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<[RadioFrame], any Error>) in
-            let deadline = Deadlines.shared.schedule(after: limit) { [weak self] in
-                Task { await self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds)) }
+            inflight.withLock {
+                $0 = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c)
             }
-            pending = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c, deadline: deadline)
+            let deadline = Deadlines.shared.schedule(after: limit) { [weak self] in
+                self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds))
+            }
+            let ended = inflight.withLock { pending in
+                guard pending?.id == id else { return true }
+                pending?.deadline = deadline
+                return false
+            }
+            if ended {   // failed before its limit was set (the link went meanwhile)
+                Deadlines.shared.cancel(deadline)
+                return
+            }
             // Sent here when the link is free (no thread hop); otherwise by a task, in turn.
             if let sent = transport.sendIfIdle(bytes) {
                 if case let .failure(error) = sent {
@@ -148,7 +172,7 @@ public actor RadioSession {
                 do {
                     try await transport.send(bytes)
                 } catch {
-                    await self?.finish(id, throwing: SessionError.linkClosed(command: name, url: radioURL, reason: "\(error)"))
+                    self?.finish(id, throwing: SessionError.linkClosed(command: name, url: radioURL, reason: "\(error)"))
                 }
             }
         }
@@ -188,57 +212,75 @@ public actor RadioSession {
         _ = try await expect(command, timeout: timeout) { if case .ok = $0 { true } else { nil } }
     }
 
-    private func received(_ bytes: [UInt8]) {
+    /// What one received frame does to the command in flight.
+    private enum Step {
+        case none
+        case stray(String)
+        case late(Response)
+        case end(Pending, Result<[RadioFrame], any Error>)
+    }
+
+    /// One frame from the link, on the link's thread or the reader task: a push reaches the
+    /// subscribers; an answer goes to the command in flight.
+    private nonisolated func received(_ bytes: [UInt8]) {
         let frame: RadioFrame
         do {
             frame = try RadioFrame(decoding: bytes)
         } catch let error as CodecError {
-            if let p = pending {
-                finish(p.id, throwing: SessionError.undecodable(command: p.command, url: radioURL, error))
-            } else {
-                report(.stray("undecodable frame: \(error)"))
+            let radioURL = radioURL
+            let step = inflight.withLock { pending -> Step in
+                guard let p = pending.take() else { return .stray("undecodable frame: \(error)") }
+                return .end(p, .failure(SessionError.undecodable(command: p.command, url: radioURL, error)))
             }
+            take(step)
             return
         } catch {
             return
         }
-        if case let .push(push) = frame {
-            report(.push(push))
-            guard let p = pending, p.answeringPush?(push) == true else { return }
-        }
-        if case let .response(response) = frame, response.answersSyncNext, pending?.drainsMessage != true {
-            // The answer to a SYNC_NEXT_MESSAGE that already timed out: the radio has taken the
-            // message off its queue, so it is handed on to be kept, never to another command.
-            if case .noMoreMessages = response { report(.stray(frame.name)) } else { report(.lateMessage(response)) }
-            return
-        }
-        guard var p = pending else {
-            report(.stray(frame.name))
-            return
-        }
-        if case let .response(.error(e)) = frame {
-            finish(p.id, throwing: SessionError.refused(command: p.command, url: radioURL, e))
-            return
-        }
-        pending = nil   // so `p` holds the only reference and the append does not copy every frame so far
-        p.frames.append(frame)
-        if p.isComplete(p.frames) {
-            Deadlines.shared.cancel(p.deadline)
-            p.continuation.resume(returning: p.frames)
-        } else {
+        if case let .push(push) = frame { report(.push(push)) }
+        let radioURL = radioURL
+        let step = inflight.withLock { pending -> Step in
+            if case let .push(push) = frame {
+                guard let p = pending, p.answeringPush?(push) == true else { return .none }
+            }
+            if case let .response(response) = frame, response.answersSyncNext, pending?.drainsMessage != true {
+                // The answer to a SYNC_NEXT_MESSAGE that already timed out: the radio has taken the
+                // message off its queue, so it is handed on to be kept, never to another command.
+                if case .noMoreMessages = response { return .stray(frame.name) }
+                return .late(response)
+            }
+            guard var p = pending.take() else { return .stray(frame.name) }
+            if case let .response(.error(e)) = frame {
+                return .end(p, .failure(SessionError.refused(command: p.command, url: radioURL, e)))
+            }
+            p.frames.append(frame)   // `p` holds the only reference: no copy of the frames so far
+            if p.isComplete(p.frames) { return .end(p, .success(p.frames)) }
             pending = p
+            return .none
+        }
+        take(step)
+    }
+
+    /// Does what `received` decided, outside the lock.
+    private nonisolated func take(_ step: Step) {
+        switch step {
+        case .none: break
+        case let .stray(name): report(.stray(name))
+        case let .late(response): report(.lateMessage(response))
+        case let .end(p, result): p.end(result)
         }
     }
 
-    private func finish(_ id: Int, throwing error: any Error) {
-        guard let p = pending, p.id == id else { return }
-        pending = nil
-        Deadlines.shared.cancel(p.deadline)
-        p.continuation.resume(throwing: error)
+    private nonisolated func finish(_ id: Int, throwing error: any Error) {
+        inflight.withLock { pending in pending?.id == id ? pending.take() : nil }?.end(.failure(error))
     }
 
-    func failPending(_ reason: String) {
-        if let p = pending { finish(p.id, throwing: SessionError.linkClosed(command: p.command, url: radioURL, reason: reason)) }
+    nonisolated func failPending(_ reason: String) {
+        let radioURL = radioURL
+        inflight.withLock { $0.take() }.map { p in
+            let command = p.command
+            p.end(.failure(SessionError.linkClosed(command: command, url: radioURL, reason: reason)))
+        }
     }
 
     /// Initialization can finish on its last answer just as the link goes: not ready then.

@@ -31,6 +31,8 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         var handle: Handle?
         var link = LinkState.closed
         var decoder: FrameDecoder
+        /// Set by `deliverFrames`: takes the frames `frames` would otherwise carry.
+        var handler: (@Sendable ([UInt8]) -> Void)?
     }
 
     public init(url: TransportURL, driver: LoadedDriver) {
@@ -150,22 +152,27 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         stateSink.finish()
     }
 
+    public func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void) -> Bool {
+        state.withLock { $0.handler = handler }
+        return true
+    }
+
     fileprivate func received(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if driver.linkKind == .packet {
-            frameSink.yield(Array(bytes))
-            return
-        }
         let chunk = Array(bytes)
-        let complete = state.withLock { inner -> [[UInt8]] in
+        let (complete, handler) = state.withLock { inner -> ([[UInt8]], (@Sendable ([UInt8]) -> Void)?) in
+            if driver.linkKind == .packet { return ([chunk], inner.handler) }
             var complete: [[UInt8]] = []
             // A rejected header (oversize or zero length) costs only its bytes: the framer
             // looks for the next frame start, as the firmware's own reader does.
             inner.decoder.feed(chunk) { event in
                 if case let .frame(f) = event { complete.append(f) }
             }
-            return complete
+            return (complete, inner.handler)
         }
-        for f in complete { frameSink.yield(f) }
+        // The driver never calls concurrently for one link, so frames keep their order either way.
+        for f in complete {
+            if let handler { handler(f) } else { frameSink.yield(f) }
+        }
     }
 
     fileprivate func linkLost(_ error: TransportError) {

@@ -33,8 +33,12 @@ public final class EventHub<Event: Sendable>: Sendable {
     /// nobody reads grows with every event.
     public var subscriberCount: Int { subscribers.withLock { $0.sinks.count } }
 
+    /// Under the lock: events emitted on several threads at once (a session's link thread and
+    /// its actor) reach every subscriber in the same order.
     public func emit(_ event: Event) {
-        for sink in subscribers.withLock({ $0.all }) { sink.yield(event) }
+        subscribers.withLock { s in
+            for sink in s.all { sink.yield(event) }
+        }
     }
 
     private func remove(_ id: Int) { _ = subscribers.withLock { $0.sinks.removeValue(forKey: id) } }
