@@ -157,7 +157,7 @@ public actor RadioSession {
                 pending?.deadline = deadline
                 return false
             }
-            if ended {   // failed before its limit was set (the link went meanwhile)
+            if ended {   // a limit of no time has run already
                 Deadlines.shared.cancel(deadline)
                 return
             }

@@ -140,6 +140,19 @@ import Testing
         await #expect(throws: SessionError.linkClosed(command: "CMD_GET_DEVICE_TIME", url: "sim://silent", reason: "link ended")) { _ = try await answer.value }
     }
 
+    /// A limit of no time may run before the command is even sent: it still ends the command,
+    /// every time, and the next one is not held up.
+    @Test func aLimitOfNoTimeEndsTheCommand() async throws {
+        let silent = try SilentTransport()
+        let session = RadioSession(transport: silent, commandTimeout: .seconds(30))
+        try await session.open()
+        for _ in 0..<200 {
+            await #expect(throws: SessionError.noAnswer(command: "CMD_GET_DEVICE_TIME", url: "sim://silent", seconds: 0)) {
+                _ = try await session.call(.getDeviceTime, timeout: .zero)
+            }
+        }
+    }
+
     /// A send the link refuses at once, on the session's own thread, fails the command with the
     /// link's reason, and the next command is still tried.
     @Test func aSendRefusedOnTheSpotFailsTheCommand() async throws {
