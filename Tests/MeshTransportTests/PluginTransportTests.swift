@@ -48,6 +48,29 @@ private func next(_ n: Int, from t: PluginTransport, within seconds: Double = 5)
         await t.close()
     }
 
+    /// Frames handed to a handler arrive there whole and in order, none on `frames`, which
+    /// still ends when the link does.
+    @Test func tcpDeliversFramesToAHandler() async throws {
+        let server = try TCPPeer(serve: echoFrames)
+        defer { server.stop() }
+        let t = try transport("tcp://127.0.0.1:\(server.port)", driver: "tcp")
+        let (handed, sink) = AsyncStream.makeStream(of: [UInt8].self)
+        #expect(t.deliverFrames { sink.yield($0) })
+        try await t.open()
+        let sent = (1...176).map { n in (0..<n).map { UInt8(($0 + 2 * n) & 0xFF) } }
+        for f in sent { try #require(t.sendIfIdle(f)).get() }
+        var got: [[UInt8]] = []
+        for await f in handed {
+            got.append(f)
+            if got.count == sent.count { break }
+        }
+        #expect(got == sent)
+        await t.close()
+        var onStream = 0
+        for await _ in t.frames { onStream += 1 }
+        #expect(onStream == 0)
+    }
+
     @Test func tcpRefusedAndLost() async throws {
         let server = try TCPPeer(serve: echoFrames)
         let port = server.port
