@@ -149,8 +149,10 @@ public actor RadioSession {
             inflight.withLock {
                 $0 = Pending(id: id, command: name, drainsMessage: drainsMessage, isComplete: isComplete, answeringPush: answeringPush, continuation: c)
             }
+            // The limit ends the command through a task, queued behind any answer already waiting
+            // for a thread: on a starved machine an answer that came in time still wins.
             let deadline = Deadlines.shared.schedule(after: limit) { [weak self] in
-                self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds))
+                Task { self?.finish(id, throwing: SessionError.noAnswer(command: name, url: radioURL, seconds: limit.seconds)) }
             }
             let ended = inflight.withLock { pending in
                 guard pending?.id == id else { return true }

@@ -41,7 +41,7 @@ final class Deadlines: @unchecked Sendable {   // every var is read and written 
     }
 
     /// Runs `action` on the deadlines' thread once `limit` has passed, unless cancelled
-    /// before. It must be short (resume a continuation, start a task): the limits after it wait for it.
+    /// before. It must be short (hand the work to a task): the limits after it wait for it.
     func schedule(after limit: Duration, _ action: @escaping @Sendable () -> Void) -> Token {
         let due = Self.now() &+ limit.clampedNanoseconds
         return locked {
