@@ -25,7 +25,7 @@ final class ClientHarness: Sendable {
 
     /// A client whose links may be cut by `loss` (nil: never), or carried by what `wrap` makes.
     func client(reconnect: ReconnectPolicy = ReconnectPolicy(attempts: 20, firstDelay: .milliseconds(1), maxDelay: .milliseconds(20)),
-                loss: LinkLoss? = nil, commandTimeout: Duration = .seconds(5),
+                loss: LinkLoss? = nil, commandTimeout: Duration = inProcessCommandTimeout,
                 wrap: (@Sendable (SimTransport) -> any Transport)? = nil) throws -> MeshClient {
         let url = try TransportURL("sim://radio")
         let session = RadioSession(url: url, clientName: "client-test", commandTimeout: commandTimeout, reconnect: reconnect) { [radio, links] in

@@ -76,7 +76,7 @@ final class MessagingRig: Sendable {
             }
         }
         spy = WatchedLink(try SimTransport(radio: sim))
-        session = RadioSession(transport: spy, clientName: "messaging-test")
+        session = RadioSession(transport: spy, clientName: "messaging-test", commandTimeout: inProcessCommandTimeout)
         let snapshot = try await session.connect(now: { 1_790_000_000 })
         store = try MeshStore.open(at: dir.path())
         let radio = RadioID(publicKey: snapshot.selfInfo.publicKey)

@@ -13,7 +13,7 @@ import Testing
 
     private func session(_ state: SimRadioState = DefaultMesh.state(seed: 8)) throws -> (RadioSession, SimRadio) {
         let radio = SimRadio(state: state, clock: ManualSimClock())
-        return (RadioSession(transport: try SimTransport(radio: radio), clientName: "session-test"), radio)
+        return (RadioSession(transport: try SimTransport(radio: radio), clientName: "session-test", commandTimeout: inProcessCommandTimeout), radio)
     }
 
     @Test func connectInitializesInProtocolOrder() async throws {

@@ -39,7 +39,7 @@ final class ServiceHarness: Sendable {
         let clock = ManualSimClock()
         let radio = SimRadio(state: state, clock: clock)
         let link = WatchedLink(try SimTransport(radio: radio))
-        let session = RadioSession(transport: link, clientName: "services-test")
+        let session = RadioSession(transport: link, clientName: "services-test", commandTimeout: inProcessCommandTimeout)
         let snapshot = try await session.connect(now: { Self.now })
         let dir = TempDir()
         let store = try MeshStore.open(at: dir.path(), options: StoreOptions(durability: .normal))

@@ -33,7 +33,7 @@ import Testing
 
     @Test(arguments: [[1, 1], [1]] as [[UInt8]]) func firmwareWithoutSigningSaysToUsePasswordAuth(_ refusal: [UInt8]) async throws {
         let radio = try ScriptedRadio { _ in [refusal] }
-        let session = RadioSession(transport: radio)
+        let session = RadioSession(transport: radio, commandTimeout: inProcessCommandTimeout)
         try await session.open()
         do {
             _ = try await SigningService(session: session).sign(Array("token".utf8))
@@ -50,7 +50,7 @@ import Testing
         let radio = try ScriptedRadio { frame in
             frame.first == 0x21 ? [[19, 0, 0, 32, 0, 0]] : [[1, 4]]
         }
-        let session = RadioSession(transport: radio)
+        let session = RadioSession(transport: radio, commandTimeout: inProcessCommandTimeout)
         try await session.open()
         await #expect(throws: SigningError.interrupted(url: "tcp://old-radio:5000", step: "CMD_SIGN_DATA")) {
             try await SigningService(session: session).sign([1, 2, 3])
