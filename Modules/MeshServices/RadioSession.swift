@@ -94,11 +94,12 @@ public actor RadioSession {
     func openLink() async throws {
         let transport = try makeTransport()
         self.transport = transport
+        // Frames the link hands over on its thread; the stream then only says when it ends.
+        // Taken before the link opens, so no frame goes the other way first and overtakes.
+        transport.deliverFrames { [weak self] frame in self?.received(frame) }
         try await transport.open()
         closing = false
         let frames = transport.frames
-        // Frames the link hands over on its thread; the stream then only says when it ends.
-        _ = transport.deliverFrames { [weak self] frame in self?.received(frame) }
         reader = Task { [weak self] in
             for await frame in frames { self?.received(frame) }
             await self?.linkEnded(transport)

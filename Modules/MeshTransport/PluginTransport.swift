@@ -80,16 +80,19 @@ public final class PluginTransport: Transport, @unchecked Sendable {
 
     public func send(_ frame: [UInt8]) async throws {
         let bytes = try wireBytes(frame)
-        if let inline = sending.withLockIfAvailable({ _ in Result { () throws(TransportError) in try sendNow(bytes) } }) {
-            return try inline.get()
-        }
+        if let inline = sendInline(bytes) { return try inline.get() }
         try await onQueue { [self] in try sending.withLock { _ throws(TransportError) in try sendNow(bytes) } }
     }
 
     public func sendIfIdle(_ frame: [UInt8]) -> Result<Void, any Error>? {
         let bytes: [UInt8]
         do { bytes = try wireBytes(frame) } catch { return .failure(error) }
-        return sending.withLockIfAvailable { _ in Result { () throws(TransportError) in try sendNow(bytes) }.mapError { $0 as any Error } }
+        return sendInline(bytes)?.mapError { $0 as any Error }
+    }
+
+    /// Writes on the calling thread when no other send holds the link; nil when one does.
+    private func sendInline(_ bytes: [UInt8]) -> Result<Void, TransportError>? {
+        sending.withLockIfAvailable { _ in Result { () throws(TransportError) in try sendNow(bytes) } }
     }
 
     /// The bytes the driver is given for one frame: framed on a stream link.
@@ -152,9 +155,8 @@ public final class PluginTransport: Transport, @unchecked Sendable {
         stateSink.finish()
     }
 
-    public func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void) -> Bool {
+    public func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void) {
         state.withLock { $0.handler = handler }
-        return true
     }
 
     fileprivate func received(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -28,9 +28,10 @@ public protocol Transport: AnyObject, Sendable {
     func sendIfIdle(_ frame: [UInt8]) -> Result<Void, any Error>?
     /// From now on hands each received frame to `handler`, in order, on the link's own thread,
     /// instead of to `frames` (which then only finishes when the link ends); call it before
-    /// `open`. The handler must return quickly: the link reads nothing meanwhile. False when
-    /// this link cannot: read `frames` then. Saves a hop to another thread per frame.
-    func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void) -> Bool
+    /// `open`. The handler must return quickly: the link reads nothing meanwhile. A link that
+    /// cannot ignores the call and keeps `frames`, so a reader of `frames` gets every frame
+    /// either way. Saves a hop to another thread per frame.
+    func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void)
     func close() async
     /// Why the link was lost, once it was (nil while up, after a close, or when unknown).
     var failure: TransportError? { get }
@@ -40,7 +41,7 @@ public protocol Transport: AnyObject, Sendable {
 
 extension Transport {
     public func sendIfIdle(_ frame: [UInt8]) -> Result<Void, any Error>? { nil }
-    public func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void) -> Bool { false }
+    public func deliverFrames(to handler: @escaping @Sendable ([UInt8]) -> Void) {}
     public var failure: TransportError? { nil }
     public var linkFlags: LinkFlags { [] }
 }
