@@ -61,6 +61,24 @@ import Testing
         }
     }
 
+    /// The comb table's sum equals the windowed product for every window and digit on its own,
+    /// for random scalars, and at the ends of the range (0 and 2^256 − 1).
+    @Test func baseMultipleMatchesTheWindowedProduct() {
+        var scalars: [[UInt8]] = [[UInt8](repeating: 0, count: 32), [UInt8](repeating: 0xFF, count: 32)]
+        for i in 0..<64 {
+            for digit in [1, 9, 15] as [UInt8] {
+                var k = [UInt8](repeating: 0, count: 32)
+                k[i / 2] = digit << (4 * UInt8(i % 2))
+                scalars.append(k)
+            }
+        }
+        var rng = SplitMix(seed: 0xC0B)
+        scalars += (0..<20).map { _ in rng.bytes(32) }
+        for k in scalars {
+            #expect(EdwardsPoint.baseMultiple(k).isSame(as: EdwardsPoint.base.multiplied(by: k)), "scalar \(hex(k))")
+        }
+    }
+
     @Test func scalarReduction() {
         let order = Scalar25519.order.flatMap { w in (0..<8).map { UInt8(truncatingIfNeeded: w >> UInt64(8 * $0)) } }
         #expect(Scalar25519(reducing: order) == .zero)
