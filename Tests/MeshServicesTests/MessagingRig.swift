@@ -28,7 +28,10 @@ final class FastSimClock: SimClock {
 /// folder holding the radio, its contacts and channel slots.
 final class MessagingRig: Sendable {
     static let speed = 20
-    static let policy = RetryPolicy(timeoutScale: 1 / Double(speed))
+    /// Waits four times the firmware's ratio to the mesh's delays: an ACK that must beat its
+    /// wait travels on the test process's shared threads, which under load (32 tests beside two
+    /// busy loops) were held longer than a wait scaled by 1/speed alone, about 0.1-0.2 s.
+    static let policy = RetryPolicy(timeoutScale: 4 / Double(speed))
 
     /// Two zero-hop repeaters (they echo floods and pass on direct packets); Ann behind east
     /// with a known path; Bob likewise but direct packets never reach him; Cy's ACKs take 10
