@@ -15,6 +15,8 @@
 #                              it grew (default: one process for the whole time); executions add up;
 #              FUZZ_RESULTS    a JSON file the figures are merged into (Tools/Reliability/results.py);
 #              FUZZ_JOBS       how many targets run at once (default 1; the long runs use every core);
+#              FUZZ_WORKERS    processes per target (default 1), sharing its corpus (libFuzzer reloads
+#                              it every second), executions summed: cores for one slow target;
 #              FUZZ_BUILD      `debug` (default) or `release`: the optimised build runs 1.6-8x more
 #                              executions a second (codec 15,600 against 2,000); the long runs use it;
 #              FUZZ_LEAKS      `each` (default): LeakSanitizer after every input that kept memory, which
@@ -55,6 +57,7 @@ done
 # -sanitize=address to the compile jobs and the fuzzer then runs blind (no coverage).
 config="${FUZZ_BUILD:-debug}"
 case "$config" in debug|release) ;; *) echo "fuzz: FUZZ_BUILD is \"$config\"; it must be debug or release" >&2; exit 2 ;; esac
+[[ "${FUZZ_WORKERS:-1}" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: FUZZ_WORKERS is \"$FUZZ_WORKERS\"; it must be a whole number of processes, 1 or more" >&2; exit 2; }
 build=(swift build -c "$config" --sanitize fuzzer --sanitize address
        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -use-ld=lld
        --scratch-path "$scratch")
@@ -89,6 +92,7 @@ run_target() {
     local artifacts="$work/$target/artifacts"
     local log="$work/$target/fuzz.log"
     local limit=() start status=0 elapsed execs=0 chunk_execs left rate coverage crashes verdict=fail line each_input=1
+    local workers="${FUZZ_WORKERS:-1}" pids w n
     [ "${FUZZ_LEAKS:-each}" = exit ] && each_input=0
     start=$(date +%s)
     : >"$log"
@@ -103,25 +107,34 @@ run_target() {
         limit=()
         if [ -n "${FUZZ_MAX_EXECS:-}" ]; then
             [ "$execs" -lt "$FUZZ_MAX_EXECS" ] || break
-            limit=(-runs="$(( FUZZ_MAX_EXECS - execs ))")
+            limit=(-runs="$(( (FUZZ_MAX_EXECS - execs + workers - 1) / workers ))")
         fi
         # ASAN_OPTIONS detect_leaks: LeakSanitizer when the process ends; -detect_leaks: also after
         # every input that allocated more than it freed. Swift's own backtracer would read freed
         # memory under ASan and hide the trap's message.
-        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$bin" "$corpus" -max_total_time="$left" "${limit[@]}" \
-            -max_len=4096 -timeout=30 -rss_limit_mb=2048 -detect_leaks="$each_input" -print_final_stats=1 \
-            -artifact_prefix="$artifacts/" >"$log.chunk" 2>&1
-        status=$?
-        cat "$log.chunk" >>"$log"
-        # A crash ends the process before libFuzzer prints its final stats: then the last progress line.
-        chunk_execs=$(grep -E '^stat::number_of_executed_units' "$log.chunk" | awk '{print $2}' || true)
-        [ -n "$chunk_execs" ] || chunk_execs=$(grep -Eo '^#[0-9]+' "$log.chunk" | tail -1 | tr -d '#' || true)
-        execs=$(( execs + ${chunk_execs:-0} ))
+        pids=()
+        for ((w = 0; w < workers; w++)); do
+            SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" "$bin" "$corpus" -max_total_time="$left" "${limit[@]}" \
+                -max_len=4096 -timeout=30 -rss_limit_mb=2048 -detect_leaks="$each_input" -print_final_stats=1 \
+                -artifact_prefix="$artifacts/" >"$log.chunk$w" 2>&1 &
+            pids+=("$!")
+        done
+        status=0
+        chunk_execs=0
+        for ((w = 0; w < workers; w++)); do
+            wait "${pids[$w]}" || status=$?
+            cat "$log.chunk$w" >>"$log"
+            # A crash ends the process before libFuzzer prints its final stats: then the last progress line.
+            n=$(grep -E '^stat::number_of_executed_units' "$log.chunk$w" | awk '{print $2}' || true)
+            [ -n "$n" ] || n=$(grep -Eo '^#[0-9]+' "$log.chunk$w" | tail -1 | tr -d '#' || true)
+            chunk_execs=$(( chunk_execs + ${n:-0} ))
+            rm -f "$log.chunk$w"
+        done
+        execs=$(( execs + chunk_execs ))
         # Progress for a run of hours, and the figures that show whether restarting pays.
-        [ -z "${FUZZ_CHUNK:-}" ] || echo "fuzz $target: ${chunk_execs:-0} execs in $(( $(date +%s) - start - elapsed )) s ($execs in all), corpus $(find "$corpus" -type f | wc -l) inputs"
+        [ -z "${FUZZ_CHUNK:-}" ] || echo "fuzz $target: $chunk_execs execs in $(( $(date +%s) - start - elapsed )) s ($execs in all), corpus $(find "$corpus" -type f | wc -l) inputs"
         [ "$status" -eq 0 ] && [ -z "$(ls -A "$artifacts")" ] && [ -n "${FUZZ_CHUNK:-}" ] || break
     done
-    rm -f "$log.chunk"
     if [ "$status" -ne 0 ] && [ "$each_input" -eq 0 ] && grep -q "ERROR: LeakSanitizer" "$log" && [ -z "$(ls -A "$artifacts")" ]; then
         # A leak seen only at the end: every corpus input once more, each checked on its own,
         # so the one that leaks is saved.
