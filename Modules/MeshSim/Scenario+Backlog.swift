@@ -7,7 +7,8 @@ public struct BacklogSpec: Codable, Hashable, Sendable {
     public var dms: Int?
     /// Channel messages on slot 0 (Public), from the same senders in turn.
     public var channel: Int?
-    /// Each message's text is "<text> <n>" (n from 1); default "queued message".
+    /// Each message's text is "<text> <n>" (n from 1); default "queued message". Each must fit
+    /// its kind's limit (Scenario+Texts.swift).
     public var text: String?
 
     public init(dms: Int? = nil, channel: Int? = nil, text: String? = nil) {
@@ -38,10 +39,11 @@ extension Scenario {
             let line = "\(text) \(n + 1)"
             if leftDMs > 0, leftChannel == 0 || n % 2 == 0 {
                 leftDMs -= 1
-                SimHandler.deliver(&s, .direct(from: from.publicKey, text: line, sentAt: sentAt), at: .zero)
+                SimHandler.deliver(&s, .direct(from: from.publicKey, text: try Self.dmText(line, "backlog.text"), sentAt: sentAt), at: .zero)
             } else {
                 leftChannel -= 1
-                SimHandler.deliver(&s, .channel(index: 0, senderName: from.name, text: line, sentAt: sentAt, hops: from.hops), at: .zero)
+                let checked = try Self.channelText(line, sender: from.name, "backlog.text")
+                SimHandler.deliver(&s, .channel(index: 0, senderName: from.name, text: checked, sentAt: sentAt, hops: from.hops), at: .zero)
             }
         }
         // Arrived before the start: queued now, their pushes went to no app.

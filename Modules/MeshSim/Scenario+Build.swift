@@ -101,7 +101,8 @@ extension Scenario {
                     guard let author = ids[p.from] else { throw ScenarioError("\(at).posts[\(j)].from", "no node with id \"\(p.from)\"") }
                     // Up to the device clock's start (1970): earlier would wrap around.
                     let minutes = try Self.check(p.minutesAgo ?? 0, in: 0...Int(s.deviceTime(at: .zero) / 60), "\(at).posts[\(j)].minutesAgo")
-                    return RoomPost(author: author, text: p.text, postedAt: s.deviceTime(at: .zero) - UInt32(60 * minutes))
+                    let text = try Self.postText(p.text, "\(at).posts[\(j)].text")
+                    return RoomPost(author: author, text: text, postedAt: s.deviceTime(at: .zero) - UInt32(60 * minutes))
                 }
             } else if n.posts != nil || n.adminPassword != nil || n.guestPassword != nil {
                 throw ScenarioError(at, "passwords and posts need a repeater, room or sensor, not a \(type)")
@@ -155,12 +156,14 @@ extension Scenario {
         }
         switch (e.dm, e.channel, e.advert) {
         case let (dm?, nil, nil):
-            SimHandler.deliver(&s, .direct(from: try node(dm.from, "dm.from").publicKey, text: dm.text, sentAt: sentAt), at: due)
+            let text = try Self.dmText(dm.text, "\(at).dm.text")
+            SimHandler.deliver(&s, .direct(from: try node(dm.from, "dm.from").publicKey, text: text, sentAt: sentAt), at: due)
         case let (nil, ch?, nil):
             let index = ch.index ?? 0
             guard Int(index) < s.channels.count else { throw ScenarioError("\(at).channel.index", "slot \(index) does not exist") }
             let sender = try node(ch.from, "channel.from")
-            SimHandler.deliver(&s, .channel(index: index, senderName: sender.name, text: ch.text, sentAt: sentAt, hops: sender.hops), at: due)
+            let text = try Self.channelText(ch.text, sender: sender.name, "\(at).channel.text")
+            SimHandler.deliver(&s, .channel(index: index, senderName: sender.name, text: text, sentAt: sentAt, hops: sender.hops), at: due)
         case let (nil, nil, from?):
             SimHandler.schedule(&s, ScheduledEvent(due: due, kind: .advertArrives(from: try node(from, "advert").publicKey, timestamp: sentAt)))
         default:

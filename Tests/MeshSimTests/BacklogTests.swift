@@ -44,6 +44,10 @@ import Testing
         (BacklogSpec(dms: 30, channel: 11), 5, "backlog: 41 messages do not fit the offline queue (radio.offlineQueueSize is 40)"),
         (BacklogSpec(dms: -1), 5, "backlog.dms: -1 is outside 0...10000"),
         (BacklogSpec(channel: 2), 0, "backlog: no chat contact to send the messages"),
+        // A fuzz finding (Tools/Fuzz/corpus/scenario/regression-crash-*): lines too long for one
+        // packet were queued, and their air log could not be encoded.
+        (BacklogSpec(dms: 10, text: String(repeating: "q", count: 158)), 5, "backlog.text: 161 bytes; a DM's text is at most 160 bytes in UTF-8"),
+        (BacklogSpec(channel: 1, text: String(repeating: "q", count: 158)), 5, "backlog.text: 165 bytes; a channel message's \"Q 2: <text>\" is at most 160 bytes in UTF-8"),
     ] as [(BacklogSpec, Int, String)])
     func badBacklogsSayWhy(backlog: BacklogSpec, contacts: Int, message: String) {
         #expect {

@@ -25,6 +25,25 @@ import Testing
         #expect(s.offlineQueue.count == 2)
     }
 
+    /// Texts at the firmware's limits (counted in UTF-8 bytes) are carried whole: on the air,
+    /// into the queue, with nothing recorded as a problem.
+    @Test func textsAtTheirLimitsArriveWhole() throws {
+        var a = NodeSpec(id: "a")
+        a.name = "Ann"
+        let dm = String(repeating: "é", count: 80)                       // 160 bytes
+        let channel = String(repeating: "ü", count: 77) + "x"            // "Ann: " + 155 bytes
+        let events = [EventSpec(at: 1, dm: MessageSpec(from: "a", text: dm)), EventSpec(at: 2, channel: MessageSpec(from: "a", text: channel))]
+        var s = try Scenario(nodes: [a], events: events).state()
+        _ = SimHandler.advance(&s, to: .seconds(10))
+        #expect(s.problems.isEmpty)
+        var texts: [String] = []
+        while let m = s.offlineQueue.pop() {
+            if case let .contactMessage(m) = m { texts.append(m.text) }
+            if case let .channelMessage(m) = m { texts.append(m.text) }
+        }
+        #expect(texts == [dm, "Ann: " + channel])
+    }
+
     @Test func readingsChangeWhatTheRadioReports() throws {
         var radio = RadioSpec()
         radio.noiseFloor = -110
@@ -50,6 +69,13 @@ import Testing
         (Scenario(events: [EventSpec(at: 1, readings: ReadingsSpec())]), "events[0].readings: names neither batteryMillivolts nor noiseFloor"),
         (Scenario(events: [EventSpec(at: 1, readings: ReadingsSpec(noiseFloor: 12))]), "events[0].readings.noiseFloor: 12 dBm is not a noise floor"),
         (Scenario(lossPerHop: 2), "lossPerHop: 2.0 is not between 0 and 1"),
+        (Scenario(nodes: [NodeSpec(id: "a")], events: [EventSpec(at: 1, dm: MessageSpec(from: "a", text: String(repeating: "é", count: 80) + "!"))]),
+         "events[0].dm.text: 161 bytes; a DM's text is at most 160 bytes in UTF-8"),
+        (Scenario(nodes: [{ var n = NodeSpec(id: "a"); n.name = "Ann"; return n }()],
+                  events: [EventSpec(at: 1, channel: MessageSpec(from: "a", text: String(repeating: "x", count: 156)))]),
+         "events[0].channel.text: 161 bytes; a channel message's \"Ann: <text>\" is at most 160 bytes in UTF-8"),
+        (Scenario(nodes: [NodeSpec(id: "ann"), { var n = NodeSpec(id: "hall"); n.type = "room"; n.posts = [PostSpec(from: "ann", text: String(repeating: "p", count: 152))]; return n }()]),
+         "nodes[1].posts[0].text: 152 bytes; a room post is at most 151 bytes in UTF-8"),
         // Fuzz findings (Tools/Fuzz/corpus/scenario/regression-*): both trapped.
         (Scenario(chatter: ChatterSpec(startAt: 1e300)), "chatter.startAt: 1e+300 is outside 0...86400 seconds"),
         (Scenario(nodes: [NodeSpec(id: "ann"), { var n = NodeSpec(id: "hall"); n.type = "room"; n.posts = [PostSpec(from: "ann", text: "old", minutesAgo: .max)]; return n }()]),
