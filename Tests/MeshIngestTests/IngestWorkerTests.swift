@@ -138,7 +138,7 @@ final class WorkerProcess: Sendable {
 
     /// SIGKILL, and waits until it is gone.
     func kill() async {
-        Glibc.kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         await offPool { [process] in while process.isRunning { usleep(10_000) } }
     }
 

@@ -173,28 +173,28 @@ import Testing
 /// Mosquitto with one anonymous listener that logs each client's user name.
 final class OpenBroker: @unchecked Sendable {
     let folder = TempDir()
-    let port: UInt16
-    private let process = Process()
+    private(set) var port: UInt16 = 0
+    private var process: Process?
 
     init() async throws {
-        port = try freeLoopbackPort()
-        let config = """
-            listener \(port) 127.0.0.1
-            allow_anonymous true
-            connection_messages true
-            log_dest file \(folder.path("mosquitto.log"))
-            log_type all
-            \(getuid() == 0 ? "user root" : "")
+        // As MosquittoProcess: a port taken before mosquitto binds it means other ports.
+        for attempt in 1...3 {
+            port = try freeLoopbackPort()
+            let config = """
+                listener \(port) 127.0.0.1
+                allow_anonymous true
+                connection_messages true
+                log_dest file \(folder.path("mosquitto.log"))
+                log_type all
 
-            """
-        try Data(config.utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", folder.path("mosquitto.conf")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<300 where !log.contains("Opening ipv4 listen socket") {
-            try await Task.sleep(for: .milliseconds(50))
+                """
+            try Data((mosquittoUserLine + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
+            do {
+                process = try await launchMosquitto(folder: folder, ports: [port])
+                return
+            } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
+                continue
+            }
         }
     }
 
@@ -204,7 +204,6 @@ final class OpenBroker: @unchecked Sendable {
 
     deinit {
         // SIGKILL: a child started from a test thread may have SIGTERM blocked.
-        kill(process.processIdentifier, SIGKILL)
-        stopInBackground(process, name: "mosquitto", keeping: folder)
+        if let process { killInBackground(process, keeping: folder) }
     }
 }

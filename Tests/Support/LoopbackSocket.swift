@@ -42,19 +42,30 @@ public func freeLoopbackPort() throws -> UInt16 {
     let ephemeralStart = ephemeralPortRangeStart()
     for _ in 0..<200 {
         let candidate = UInt16.random(in: 10_000..<max(10_001, ephemeralStart))
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = candidate.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        if let fd = try boundLoopbackSocket(port: candidate) {
+            close(fd)
+            return candidate
         }
-        if bound { return candidate }
     }
     throw ProcessFailure("no free loopback port below \(ephemeralStart) after 200 tries")
+}
+
+/// A TCP socket bound to 127.0.0.1:`port`; nil when the port is taken.
+public func boundLoopbackSocket(port: UInt16) throws -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ProcessFailure("socket: errno \(errno)") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+    guard bound else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
 
 /// The first port of the kernel's ephemeral range (what a bind to port 0 picks from).

@@ -26,7 +26,7 @@ public final class MeshportProcess: @unchecked Sendable {
 
     /// SIGKILL, as a crash would stop it; waits until it has exited.
     public func kill9() async {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         await waitForExit(process)
     }
 

@@ -38,96 +38,72 @@ public final class MosquittoProcess: @unchecked Sendable {
     /// `queueLimit`: the most QoS 1 messages queued per client (`max_queued_messages`; Mosquitto
     /// drops what is past it, 1000 by default), raised for brokers feeding ingest workers.
     public init(queueLimit: Int? = nil) async throws {
+        try await offPool { [folder] in try Self.writeCredentials(in: folder) }
         // A port found free can be taken by another test before mosquitto binds it: then it
         // exits, and the broker starts again on other ports.
         for attempt in 1...3 {
             (plainPort, tlsPort, webSocketPort) = (try freeLoopbackPort(), try freeLoopbackPort(), try freeLoopbackPort())
-            try await writeConfig(queueLimit: queueLimit, certificates: attempt == 1)
+            try writeConfig(queueLimit: queueLimit)
             do {
                 try await start()
                 return
-            } catch is ProcessFailure where attempt < 3 && log.contains("Address already in use") {
+            } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
                 continue
             }
         }
     }
 
-    /// mosquitto.conf for the current ports; with `certificates`, also the password file, the
-    /// ACL and the server's certificate.
-    private func writeConfig(queueLimit: Int?, certificates: Bool) async throws {
-        try await offPool { [folder, plainPort, tlsPort, webSocketPort] in
-            let queue = queueLimit.map { "max_queued_messages \($0)\n" } ?? ""
-            if certificates {
-                try TestCertificates(in: folder).issue("server", commonName: "127.0.0.1", alternativeNames: ["IP:127.0.0.1", "DNS:localhost"])
-                var first = true
-                for (user, password) in Self.users.sorted(by: { $0.key < $1.key }) {
-                    try runTool("/usr/bin/mosquitto_passwd", ["-b"] + (first ? ["-c"] : []) + [folder.path("passwd"), user, password])
-                    first = false
-                }
-                try Data(Self.aclRules.utf8).write(to: folder.url.appendingPathComponent("acl"))
-                try FileManager.default.createDirectory(atPath: folder.path("data"), withIntermediateDirectories: true)
-            }
-            let config = """
-                per_listener_settings false
-                allow_anonymous false
-                password_file \(folder.path("passwd"))
-                acl_file \(folder.path("acl"))
-                persistence true
-                persistence_location \(folder.path("data"))/
-                autosave_interval 1
-                log_dest file \(folder.path("mosquitto.log"))
-                log_type error
-                log_type warning
-                log_type notice
-                log_type information
-                log_type subscribe
-                listener \(plainPort) 127.0.0.1
-                listener \(tlsPort) 127.0.0.1
-                cafile \(folder.path("ca.pem"))
-                certfile \(folder.path("server.pem"))
-                keyfile \(folder.path("server.key"))
-                listener \(webSocketPort) 127.0.0.1
-                protocol websockets
-
-                """
-            // Mosquitto 2.0.11 opens its WebSocket listener on every interface (it does not pass
-            // the listener's address to libwebsockets); the tests only ever connect to 127.0.0.1.
-            // As root, mosquitto would switch to its own user, which cannot read this folder.
-            let user = getuid() == 0 ? "user root\n" : ""
-            try Data((user + queue + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
+    /// The password file, the ACL and the server's certificate.
+    private static func writeCredentials(in folder: TempDir) throws {
+        try TestCertificates(in: folder).issue("server", commonName: "127.0.0.1", alternativeNames: ["IP:127.0.0.1", "DNS:localhost"])
+        var first = true
+        for (user, password) in users.sorted(by: { $0.key < $1.key }) {
+            try runTool("/usr/bin/mosquitto_passwd", ["-b"] + (first ? ["-c"] : []) + [folder.path("passwd"), user, password])
+            first = false
         }
+        try Data(aclRules.utf8).write(to: folder.url.appendingPathComponent("acl"))
+        try FileManager.default.createDirectory(atPath: folder.path("data"), withIntermediateDirectories: true)
     }
 
+    /// mosquitto.conf for the current ports.
+    private func writeConfig(queueLimit: Int?) throws {
+        let queue = queueLimit.map { "max_queued_messages \($0)\n" } ?? ""
+        let config = """
+            per_listener_settings false
+            allow_anonymous false
+            password_file \(folder.path("passwd"))
+            acl_file \(folder.path("acl"))
+            persistence true
+            persistence_location \(folder.path("data"))/
+            autosave_interval 1
+            log_dest file \(folder.path("mosquitto.log"))
+            log_type error
+            log_type warning
+            log_type notice
+            log_type information
+            log_type subscribe
+            listener \(plainPort) 127.0.0.1
+            listener \(tlsPort) 127.0.0.1
+            cafile \(folder.path("ca.pem"))
+            certfile \(folder.path("server.pem"))
+            keyfile \(folder.path("server.key"))
+            listener \(webSocketPort) 127.0.0.1
+            protocol websockets
+
+            """
+        // Mosquitto 2.0.11 opens its WebSocket listener on every interface (it does not pass
+        // the listener's address to libwebsockets); the tests only ever connect to 127.0.0.1.
+        try Data((mosquittoUserLine + queue + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
+    }
 
     deinit {
         if let process = lock.withLock({ process }) { killInBackground(process, keeping: folder) }
     }
 
-    /// Starts mosquitto and waits (at most 30 s) until all three ports accept connections.
+    /// Starts mosquitto and waits (at most 30 s) until it is running with all three ports open.
     public func start() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", folder.path("mosquitto.conf")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try await launchMosquitto(folder: folder, ports: [plainPort, tlsPort, webSocketPort])
         lock.withLock { self.process = process }
-        let ports = [plainPort, tlsPort, webSocketPort]
-        let up = await offPool {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, process.isRunning {
-                if ports.allSatisfy(acceptsConnections) { return true }
-                usleep(50_000)
-            }
-            return false
-        }
-        guard up else {
-            if !process.isRunning {
-                lock.withLock { self.process = nil }
-                throw ProcessFailure("mosquitto exited (status \(process.terminationStatus)) before opening its ports: \(log)")
-            }
-            throw ProcessFailure("mosquitto did not open its ports within 30 s: \(log)")
-        }
     }
 
     /// SIGKILL, as a crash or a power cut would stop it, and waits until it is gone.
@@ -267,7 +243,7 @@ public func publishWithTool(_ broker: MosquittoProcess, topic: String, text: Str
 /// folder). Not SIGTERM: a child inherits the signal mask of the test thread that started it,
 /// SIGTERM is blocked there, and mosquitto (which only unblocks what was unblocked at its
 /// start) would never see it. The test brokers keep nothing worth a clean shutdown.
-func killInBackground(_ process: Process, keeping: (any Sendable)? = nil) {
+public func killInBackground(_ process: Process, keeping: (any Sendable)? = nil) {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
     let child = ChildProcess(process)
@@ -288,13 +264,3 @@ private func modificationDate(_ path: String) -> Date? {
     }
 }
 
-/// Whether 127.0.0.1:`port` accepts a TCP connection now.
-private func acceptsConnections(_ port: UInt16) -> Bool {
-    do {
-        let fd = try connectLoopback(port: Int(port))
-        close(fd)
-        return true
-    } catch {
-        return false
-    }
-}

@@ -15,7 +15,7 @@ public final class PostgresProcess: @unchecked Sendable {
     public static let user = "meshport"
 
     public let folder = TempDir()
-    public let port: UInt16
+    public private(set) var port: UInt16 = 0
     /// With `tls`: the CA that signed the server's certificate (and the client certificates).
     public private(set) var certificates: TestCertificates?
     /// The data folder (`initdb -D`).
@@ -26,7 +26,6 @@ public final class PostgresProcess: @unchecked Sendable {
 
     /// `serverNames`: the subject alternative names of the server's certificate, with `tls`.
     public init(tls: Bool = false, serverNames: [String] = ["IP:127.0.0.1"]) async throws {
-        port = try freeLoopbackPort()
         certificates = try await offPool { [folder, dataFolder, runFolder] in
             for path in [dataFolder, runFolder] {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -36,7 +35,17 @@ public final class PostgresProcess: @unchecked Sendable {
                                               "--no-instructions"], in: folder)
             return tls ? try Self.configureTLS(dataFolder: dataFolder, serverNames: serverNames, in: folder) : nil
         }
-        try await start()
+        // A port found free can be taken by another test before the server binds it: then it
+        // exits, and starts again on another port.
+        for attempt in 1...3 {
+            port = try freeLoopbackPort()
+            do {
+                try await start()
+                return
+            } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
+                continue
+            }
+        }
     }
 
     deinit {
@@ -70,14 +79,17 @@ public final class PostgresProcess: @unchecked Sendable {
         if !FileManager.default.fileExists(atPath: logFile), !FileManager.default.createFile(atPath: logFile, contents: nil) {
             throw ProcessFailure("cannot create \(logFile)")
         }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
-        log.seekToEndOfFile()
-        process.standardOutput = log
-        process.standardError = log
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        output.seekToEndOfFile()
+        process.standardOutput = output
+        process.standardError = output
+        // The log is appended to by every start: only this start's lines count.
+        let earlier = log
         try process.run()
+        let child = ChildProcess(process)
         let ready = await offPool { [port] in
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            while Date() < deadline, child.process.isRunning {
                 do {
                     try runTool(Self.binaries + "/pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(port), "-U", Self.user])
                     return true
@@ -87,7 +99,11 @@ public final class PostgresProcess: @unchecked Sendable {
             }
             return false
         }
-        guard ready else { throw ProcessFailure("PostgreSQL did not accept connections within 60 s: \(self.log)") }
+        guard ready else {
+            let said = String(self.log.dropFirst(earlier.count))
+            guard process.isRunning else { throw ProcessFailure("PostgreSQL exited before accepting connections: \(said)") }
+            throw ProcessFailure("PostgreSQL did not accept connections within 60 s: \(said)")
+        }
     }
 
     /// A fast shutdown (SIGINT): connections are closed, the data is kept; waits until it has exited.

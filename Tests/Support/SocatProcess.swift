@@ -22,7 +22,8 @@ public final class SocatProcess: @unchecked Sendable {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
+        // Only while it runs: the pid of a child that has exited may be another test's process now.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         stopInBackground(process, name: "socat", keeping: home)
     }
 }
