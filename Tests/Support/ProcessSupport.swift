@@ -227,7 +227,7 @@ public final class SimProcess: @unchecked Sendable {
 /// Blocks the calling thread: from a test, `terminate(_:within:)`.
 @discardableResult
 public func stop(_ process: Process, seconds: Double = 20) -> Bool {
-    process.terminate()
+    if process.isRunning { process.terminate() }
     return reap(process, within: seconds)
 }
 
@@ -251,7 +251,9 @@ public func waitForExit(_ process: Process, within seconds: Double = 20) async -
 /// a thread of the cooperative pool, which must not sleep through a child's shutdown.
 /// `keeping` (the child's folders) is released only after the child has exited.
 public func stopInBackground(_ process: Process, name: String, keeping: (any Sendable)? = nil) {
-    process.terminate()
+    // Only while it runs (Foundation's terminate() signals the pid regardless): the pid of a
+    // child that has exited may be another test's process by now.
+    if process.isRunning { process.terminate() }
     let child = ChildProcess(process)
     Thread {
         if !reap(child.process, within: 20) {

@@ -38,7 +38,7 @@ final class ServeProcess: @unchecked Sendable {
             http = lines.lazy.compactMap { Self.port(in: $0, after: "listening on http://") }.first
             companionPorts = lines.compactMap { $0.contains("companion for radio") ? Self.port(in: $0, after: "on tcp://") : nil }
             if exited.get() != nil || ContinuousClock.now > deadline {
-                process.terminate()
+                if process.isRunning { process.terminate() }
                 throw TestFailure("meshport serve did not announce itself: \(out.current) \(err.current)")
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -59,7 +59,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// SIGTERM, then its exit status (nil when it did not exit within `limit`).
     func stop(within limit: Duration = .seconds(20)) async throws -> Int32? {
-        process.terminate()
+        if process.isRunning { process.terminate() }
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if let status = exited.get() { return status }
