@@ -19,9 +19,13 @@ public actor RegionStore: RegionSink {
     /// Days whose observation partition is known to exist.
     private var partitionDays: Set<Int> = []
     private var isClosed = false
+    /// How long a batch may wait for the server's answers before its connection is dropped
+    /// (RegionAnswerLimit.swift).
+    let answerLimit: Duration
 
-    private init(connector: RegionConnector, log: @escaping @Sendable (String) -> Void) {
+    private init(connector: RegionConnector, answerLimit: Duration, log: @escaping @Sendable (String) -> Void) {
         self.connector = connector
+        self.answerLimit = answerLimit
         self.log = log
     }
 
@@ -31,9 +35,11 @@ public actor RegionStore: RegionSink {
     }
 
     /// Connects to `url` (`postgres://user[:password]@host[:port]/database[?sslmode=...]`),
-    /// reading the TLS files it names first.
-    public static func connect(url: String, log: @escaping @Sendable (String) -> Void) async throws(RegionStoreError) -> RegionStore {
-        let store = RegionStore(connector: try RegionConnector(url: try RegionDatabaseURL(url)), log: log)
+    /// reading the TLS files it names first. `answerLimit`: how long a batch may wait for the
+    /// server's answers; past it the batch fails as `away` and its connection is dropped.
+    public static func connect(url: String, answerLimit: Duration = .seconds(60),
+                               log: @escaping @Sendable (String) -> Void) async throws(RegionStoreError) -> RegionStore {
+        let store = RegionStore(connector: try RegionConnector(url: try RegionDatabaseURL(url)), answerLimit: answerLimit, log: log)
         _ = try await store.liveConnection()
         return store
     }
@@ -107,16 +113,26 @@ public actor RegionStore: RegionSink {
     private func write(_ rows: RegionRows) async throws(RegionStoreError) {
         let connection = try await liveConnection()
         do {
-            let missing = rows.days.subtracting(partitionDays)
-            try await RegionPartitions.create(days: missing, on: connection, logger: logger)
-            partitionDays.formUnion(missing)
-            try await transaction(on: connection) { connection, logger in
-                try await RegionWrites.write(rows, on: connection, logger: logger)
+            try await RegionAnswerLimit.run(answerLimit, expired: { Self.closeLater(connection) }) {
+                try await self.write(rows, on: connection)
             }
+        } catch is RegionAnswerLimit.Expired {
+            if self.connection === connection { self.connection = nil }
+            partitionDays = []
+            throw .away(server: url.server, reason: "no answer within \(answerLimit), so it was dropped")
         } catch {
             // Another worker's retention may have dropped a partition this one remembered.
             partitionDays = []
             throw failure(error) { reason in .writeFailed(reason: reason) }
+        }
+    }
+
+    private func write(_ rows: RegionRows, on connection: PostgresConnection) async throws {
+        let missing = rows.days.subtracting(partitionDays)
+        try await RegionPartitions.create(days: missing, on: connection, logger: logger)
+        partitionDays.formUnion(missing)
+        try await transaction(on: connection) { connection, logger in
+            try await RegionWrites.write(rows, on: connection, logger: logger)
         }
     }
 
@@ -167,9 +183,14 @@ public actor RegionStore: RegionSink {
         connection = nil
         connectionsMade += 1
         do {
-            let connection = try await connector.connect(id: connectionsMade, logger: logger)
+            let (connector, id, logger) = (connector, connectionsMade, logger)
+            let connection = try await RegionAnswerLimit.run(answerLimit, late: { Self.closeLater($0) }) {
+                try await connector.connect(id: id, logger: logger)
+            }
             self.connection = connection
             return connection
+        } catch is RegionAnswerLimit.Expired {
+            throw .unreachable(server: url.server, reason: "no answer within \(answerLimit)")
         } catch {
             let reason = RegionFailure.reason(error)
             switch RegionFailure.connectKind(of: error) {

@@ -36,6 +36,29 @@ import Testing
         #expect(try await db.count("observations") == 2)
     }
 
+    // A connection can hang with no error (a server or NAT gone without closing it): the
+    // frozen server stands for that. Without the limit the writes below would wait forever.
+    @Test("PostgreSQL frozen (SIGSTOP): writes fail as 'retry later' after the answer limit, their connections dropped; thawed: the next write works",
+          .timeLimit(.minutes(2)))
+    func frozenServer() async throws {
+        let db = try await RegionDatabase.make(answerLimit: .seconds(2))
+        try await db.store.write(Self.batch(1))
+        db.server.freeze()
+        defer { db.server.thaw() }
+        // The batch's connection gets no answer and is dropped; the one more try on a new
+        // connection gets none either (the kernel completes the TCP connection, nothing
+        // answers its start-up). So does the next write.
+        for attempt in 1...2 {
+            let failure = await #expect(throws: RegionStoreError.self) { try await db.store.write(Self.batch(2)) }
+            #expect(failure?.retryLater == true, "attempt \(attempt): \(String(describing: failure))")
+            #expect(failure?.description.contains("127.0.0.1:\(db.server.port) cannot be reached (no answer within 2.0 seconds)") == true,
+                    "attempt \(attempt): \(String(describing: failure))")
+        }
+        db.server.thaw()
+        try await db.store.write(Self.batch(2))
+        #expect(try await db.count("observations") == 2)
+    }
+
     @Test("a key of the wrong length fails the batch with a typed error naming it, and writes nothing")
     func wrongKeyLength() async throws {
         let db = try await RegionDatabase.make()

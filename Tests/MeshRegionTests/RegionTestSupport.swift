@@ -14,16 +14,16 @@ struct RegionDatabase {
     let store: RegionStore
     let logged: LogLines
 
-    static func make(migrated: Bool = true) async throws -> RegionDatabase {
+    static func make(migrated: Bool = true, answerLimit: Duration = .seconds(60)) async throws -> RegionDatabase {
         let server = try await PostgresProcess()
-        return try await make(on: server, migrated: migrated)
+        return try await make(on: server, migrated: migrated, answerLimit: answerLimit)
     }
 
-    static func make(on server: PostgresProcess, migrated: Bool = true) async throws -> RegionDatabase {
+    static func make(on server: PostgresProcess, migrated: Bool = true, answerLimit: Duration = .seconds(60)) async throws -> RegionDatabase {
         let name = "region_\(UInt32.random(in: 0...UInt32.max))"
         let url = try await server.createDatabase(name)
         let logged = LogLines()
-        let store = try await RegionStore.connect(url: url, log: { logged.append($0) })
+        let store = try await RegionStore.connect(url: url, answerLimit: answerLimit, log: { logged.append($0) })
         if migrated { try await store.migrate() }
         return RegionDatabase(server: server, name: name, store: store, logged: logged)
     }

@@ -23,6 +23,8 @@ public final class PostgresProcess: @unchecked Sendable {
     /// The socket folder and the server's log, writable by the user it runs as.
     private var runFolder: String { folder.path("run") }
     public var logFile: String { runFolder + "/postgres.log" }
+    private let lock = NSLock()
+    private var frozen: [pid_t] = []
 
     /// `serverNames`: the subject alternative names of the server's certificate, with `tls`.
     public init(tls: Bool = false, serverNames: [String] = ["IP:127.0.0.1"]) async throws {
@@ -117,6 +119,23 @@ public final class PostgresProcess: @unchecked Sendable {
             return !pids.contains(where: { isAlive($0) })
         }
         guard stopped else { throw ProcessFailure("PostgreSQL did not stop within 60 s: \(log)") }
+    }
+
+    /// SIGSTOP to the postmaster and every backend: a server that still accepts connections
+    /// (the kernel completes them) and answers nothing, as a frozen VM or a swapping host.
+    public func freeze() {
+        let pids = serverProcesses()
+        lock.withLock { frozen = pids }
+        for pid in pids { kill(pid, SIGSTOP) }
+    }
+
+    /// SIGCONT to what `freeze` stopped.
+    public func thaw() {
+        let pids = lock.withLock { () -> [pid_t] in
+            defer { frozen = [] }
+            return frozen
+        }
+        for pid in pids { kill(pid, SIGCONT) }
     }
 
     /// SIGKILL to the postmaster and every backend, as a crash would stop it; waits until they are gone.
