@@ -107,7 +107,8 @@ extension Scenario {
             } else if n.posts != nil || n.adminPassword != nil || n.guestPassword != nil {
                 throw ScenarioError(at, "passwords and posts need a repeater, room or sensor, not a \(type)")
             }
-            try add(node, contact: n.contact ?? true, knownPath: n.knownPath ?? false, favourite: n.favourite ?? false, at: at, to: &s)
+            s.nodes[node.publicKey] = node
+            try addContact(for: node, contact: n.contact ?? true, knownPath: n.knownPath ?? false, favourite: n.favourite ?? false, at: at, to: &s)
         }
     }
 
@@ -117,17 +118,22 @@ extension Scenario {
         let maxHops = try Self.check(g.maxHops ?? 2, in: 0...63, "\(at).maxHops")
         let relays = s.nodes.values.filter { $0.type == .repeater }.map { $0.publicKey.bytes[0] }.sorted()
         let base = s.nodes.count
+        // Added to the mesh at once: each change of `nodes` re-sorts the radio's neighbours, so
+        // one at a time thousands of generated nodes took minutes (SimRadioState.swift).
+        var generated: [PublicKey: SimNode] = [:]
         for i in 0..<count {
             let hops = Int.random(in: 0...maxHops, using: &rng)
             let route = (0..<hops).map { _ in relays.randomElement(using: &rng) ?? UInt8.random(in: 1...0xFE, using: &rng) }
             let node = SimNode(seed: seed, label: "\(at)-\(i)", name: Self.nodeName("\(g.namePrefix ?? "Node") \(base + i + 1)"), type: type,
                                position: Self.near(s.position, rng: &rng), route: route)
-            try add(node, contact: g.contact ?? true, knownPath: i % 2 == 0, favourite: false, at: "\(at) (node \(i + 1))", to: &s)
+            generated[node.publicKey] = node
+            try addContact(for: node, contact: g.contact ?? true, knownPath: i % 2 == 0, favourite: false, at: "\(at) (node \(i + 1))", to: &s)
         }
+        s.nodes.merge(generated) { _, new in new }
     }
 
-    private func add(_ node: SimNode, contact: Bool, knownPath: Bool, favourite: Bool, at: String, to s: inout SimRadioState) throws {
-        s.nodes[node.publicKey] = node
+    /// The radio's contact for `node`, when `contact`.
+    private func addContact(for node: SimNode, contact: Bool, knownPath: Bool, favourite: Bool, at: String, to s: inout SimRadioState) throws {
         guard contact else { return }
         let heard = s.deviceTime(at: .zero) &- 3600
         let record = Contact(publicKey: node.publicKey, type: node.type, flags: favourite ? .favourite : [], outPath: knownPath ? node.path : .none,

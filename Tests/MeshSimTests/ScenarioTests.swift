@@ -15,6 +15,17 @@ import Testing
         #expect(again == s, "same seed, same mesh")
     }
 
+    /// The most a scenario may generate, all within the radio's reach: every one is in the mesh
+    /// and among the repeaters that echo its floods, in key order. (Before the generated nodes
+    /// were added at once, this took minutes: the neighbours were re-sorted per node.)
+    @Test func theMostGeneratedRepeatersAreAllNeighbours() throws {
+        let s = try Scenario(generate: [GenerateSpec(count: 5000, type: "repeater", namePrefix: "R", maxHops: 0, contact: false)]).state(seed: 9)
+        #expect(s.nodes.count == 5000 && s.contacts.count == 0)
+        let keys = s.neighbourRepeaters.map(\.publicKey.bytes)
+        #expect(keys.count == 5000 && Set(keys).count == 5000)
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0.lexicographicallyPrecedes($1) })
+    }
+
     @Test func eventsAreScheduled() throws {
         var a = NodeSpec(id: "a")
         a.name = "Ann"
