@@ -2,17 +2,21 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// The region history read by `meshport serve --history` (Docs/region.md, "Reading"): one
 /// method per route, each on a connection of a small pool (`RegionConnections`). Every failure is
 /// a `RegionHistoryError`; a database that is away fails the read at once rather than keeping
-/// the caller waiting.
+/// the caller waiting, and one that does not answer within `answerLimit` fails it then
+/// (RegionAnswerLimit.swift).
 public final class RegionHistory: Sendable {
     public let url: RegionDatabaseURL
     private let connections: RegionConnections
+    private let answerLimit: Duration
 
     /// Reads the TLS files `text` names now; connects at the first read.
-    public init(url text: String, keepIdle: Int = 8) throws(RegionHistoryError) {
+    public init(url text: String, keepIdle: Int = 8, answerLimit: Duration = .seconds(30)) throws(RegionHistoryError) {
+        self.answerLimit = answerLimit
         let connector: RegionConnector
         do {
             connector = try RegionConnector(url: try RegionDatabaseURL(text))
@@ -98,19 +102,44 @@ public final class RegionHistory: Sendable {
         }
     }
 
-    private func read<Item>(_ query: PostgresQuery, _ make: (inout RegionRowReader) throws -> Item) async throws(RegionHistoryError) -> [Item] {
-        let connection = try await connections.take()
+    private func read<Item: Sendable>(_ query: PostgresQuery,
+                                      _ make: @escaping @Sendable (inout RegionRowReader) throws -> Item) async throws(RegionHistoryError) -> [Item] {
+        let (connections, server) = (connections, url.server)
+        let current = InUse()
         do {
-            var items: [Item] = []
-            for try await row in try await connection.query(query, logger: RegionConnections.logger) {
-                var reader = RegionRowReader(row)
-                items.append(try make(&reader))
+            return try await RegionAnswerLimit.run(answerLimit, expired: { current.close() }) {
+                let connection = try await connections.take()
+                current.set(connection)
+                do {
+                    var items: [Item] = []
+                    for try await row in try await connection.query(query, logger: RegionConnections.logger) {
+                        var reader = RegionRowReader(row)
+                        items.append(try make(&reader))
+                    }
+                    await connections.give(connection)
+                    return items
+                } catch {
+                    await connections.discard(connection)
+                    throw RegionHistoryError.from(error, server: server)
+                }
             }
-            await connections.give(connection)
-            return items
+        } catch is RegionAnswerLimit.Expired {
+            throw .unavailable(server: server, reason: "no answer within \(answerLimit)")
+        } catch let error as RegionHistoryError {
+            throw error
         } catch {
-            await connections.discard(connection)
-            throw RegionHistoryError.from(error, server: url.server)
+            throw RegionHistoryError.from(error, server: server)
+        }
+    }
+
+    /// The connection a read is using, closed when the read runs out of time.
+    private final class InUse: Sendable {
+        private let connection = Mutex<PostgresConnection?>(nil)
+
+        func set(_ connection: PostgresConnection) { self.connection.withLock { $0 = connection } }
+
+        func close() {
+            if let connection = connection.withLock({ $0 }) { RegionStore.closeLater(connection) }
         }
     }
 }

@@ -123,4 +123,25 @@ import Testing
             return server.contains("127.0.0.1")
         }
     }
+
+    @Test("a database that does not answer (frozen with SIGSTOP) fails a read within the answer limit, on an idle connection and on a new one; thawed, reads work")
+    func frozenIsTypedWithinTheLimit() async throws {
+        let database = try await RegionDatabase.make()
+        try await database.store.write(Self.batch())
+        let history = try RegionHistory(url: database.server.url(database: database.name), answerLimit: .seconds(2))
+        _ = try await history.summary()   // leaves an idle connection
+        database.server.freeze()
+        defer { database.server.thaw() }
+        // The idle connection is closed when it does not answer; the second read connects anew.
+        for _ in 1...2 {
+            await #expect {
+                _ = try await history.summary()
+            } throws: { error in
+                guard case .unavailable(let server, let reason) = error as? RegionHistoryError else { return false }
+                return server == "127.0.0.1:\(database.server.port)" && reason == "no answer within 2.0 seconds"
+            }
+        }
+        database.server.thaw()
+        #expect(try await history.summary().observations == 5)
+    }
 }
