@@ -209,8 +209,9 @@ public actor RegionStore: RegionSink {
             try await body(connection, logger)
         } catch {
             do { try await connection.query("ROLLBACK", logger: logger) } catch {
-                // A connection that cannot roll back is not used again.
-                self.connection = nil
+                // A connection that cannot roll back is not used again. Only this one: a write
+                // that ran out of time ends here later, when a new connection may be in use.
+                if self.connection === connection { self.connection = nil }
                 await drop(connection)
             }
             throw error
