@@ -177,8 +177,8 @@ final class OpenBroker: @unchecked Sendable {
     private var process: Process?
 
     init() async throws {
-        // As MosquittoProcess: a port taken before mosquitto binds it means other ports.
-        for attempt in 1...3 {
+        // Mosquitto exits when its port was taken meanwhile: then it starts on another.
+        try await startingAgainOnTakenPorts {
             port = try freeLoopbackPort()
             let config = """
                 listener \(port) 127.0.0.1
@@ -189,12 +189,7 @@ final class OpenBroker: @unchecked Sendable {
 
                 """
             try Data((mosquittoUserLine + config).utf8).write(to: folder.url.appendingPathComponent("mosquitto.conf"))
-            do {
-                process = try await launchMosquitto(folder: folder, ports: [port])
-                return
-            } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
-                continue
-            }
+            process = try await launchMosquitto(folder: folder, ports: [port])
         }
     }
 

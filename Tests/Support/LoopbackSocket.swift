@@ -50,6 +50,20 @@ public func freeLoopbackPort() throws -> UInt16 {
     throw ProcessFailure("no free loopback port below \(ephemeralStart) after 200 tries")
 }
 
+/// Runs `start`, which picks its ports with `freeLoopbackPort` and starts a server on them,
+/// again (at most three times in all) while it fails with "Address already in use": a port
+/// found free can be taken by another test before the server binds it.
+public func startingAgainOnTakenPorts(_ start: () async throws -> Void) async throws {
+    for attempt in 1...3 {
+        do {
+            try await start()
+            return
+        } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
+            continue
+        }
+    }
+}
+
 /// A TCP socket bound to 127.0.0.1:`port`; nil when the port is taken.
 public func boundLoopbackSocket(port: UInt16) throws -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

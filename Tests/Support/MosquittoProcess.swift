@@ -39,17 +39,11 @@ public final class MosquittoProcess: @unchecked Sendable {
     /// drops what is past it, 1000 by default), raised for brokers feeding ingest workers.
     public init(queueLimit: Int? = nil) async throws {
         try await offPool { [folder] in try Self.writeCredentials(in: folder) }
-        // A port found free can be taken by another test before mosquitto binds it: then it
-        // exits, and the broker starts again on other ports.
-        for attempt in 1...3 {
+        // Mosquitto exits when a port was taken meanwhile: then it starts on other ports.
+        try await startingAgainOnTakenPorts {
             (plainPort, tlsPort, webSocketPort) = (try freeLoopbackPort(), try freeLoopbackPort(), try freeLoopbackPort())
             try writeConfig(queueLimit: queueLimit)
-            do {
-                try await start()
-                return
-            } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
-                continue
-            }
+            try await start()
         }
     }
 

@@ -37,16 +37,10 @@ public final class PostgresProcess: @unchecked Sendable {
                                               "--no-instructions"], in: folder)
             return tls ? try Self.configureTLS(dataFolder: dataFolder, serverNames: serverNames, in: folder) : nil
         }
-        // A port found free can be taken by another test before the server binds it: then it
-        // exits, and starts again on another port.
-        for attempt in 1...3 {
+        // The server exits when its port was taken meanwhile: then it starts on another.
+        try await startingAgainOnTakenPorts {
             port = try freeLoopbackPort()
-            do {
-                try await start()
-                return
-            } catch let failure as ProcessFailure where attempt < 3 && failure.description.contains("Address already in use") {
-                continue
-            }
+            try await start()
         }
     }
 
